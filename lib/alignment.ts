@@ -1,0 +1,84 @@
+/**
+ * Turns the backends' word events into timings of the transcript's own words.
+ * A word's time spans every event of its spoken expansion ("$3.50" covers "three dollars fifty
+ * cents"); a phoneme override is one word spanning its whole piece.
+ */
+import type { NativeChunk } from './native.js'
+import type { Chunk, SpeechPlan, TextPiece } from './text/types.js'
+
+export interface TimedWord {
+  /** Index into the plan's words. */
+  index: number
+  text: string
+  startMs: number
+  endMs: number
+}
+
+export interface Alignment {
+  words: string[]
+  word_start_times_milliseconds: number[]
+  word_end_times_milliseconds: number[]
+}
+
+function spanWord(piece: TextPiece, char: number): number | undefined {
+  let best: number | undefined
+  for (const span of piece.spans) {
+    if (span.start <= char && char < span.end) return span.word
+    if (span.start <= char) best = span.word  // a position between spans belongs to the word before
+  }
+  return best ?? piece.spans[0]?.word
+}
+
+function wordsOf(chunk: Chunk): number[] {
+  const words = new Set<number>()
+  for (const piece of chunk.pieces) {
+    if (piece.kind === 'text') for (const span of piece.spans) words.add(span.word)
+    else if (piece.kind === 'phonemes') words.add(piece.word)
+  }
+  return [...words].sort((a, b) => a - b)
+}
+
+export class AlignmentBuilder {
+  private lastStartMs = 0
+  private lastEndMs = 0
+
+  constructor(
+    private readonly plan: SpeechPlan,
+    private readonly sampleRate: number,
+  ) {}
+
+  /** Times the words of chunk `chunkIndex`, whose audio begins `offsetSamples` into the stream. */
+  addChunk(chunkIndex: number, audio: NativeChunk, offsetSamples: number): TimedWord[] {
+    const chunk = this.plan.chunks[chunkIndex]
+    if (!chunk) return []
+    const ranges = new Map<number, [number, number]>()
+    const extend = (word: number, start: number, end: number) => {
+      const range = ranges.get(word)
+      if (range) ranges.set(word, [Math.min(range[0], start), Math.max(range[1], end)])
+      else ranges.set(word, [start, end])
+    }
+    chunk.pieces.forEach((piece, index) => {
+      if (piece.kind === 'phonemes') extend(piece.word, audio.pieceStarts[index] ?? 0, audio.pieceStarts[index + 1] ?? audio.samples)
+    })
+    for (const event of audio.words) {
+      const piece = chunk.pieces[event.piece]
+      if (piece?.kind !== 'text') continue
+      const word = spanWord(piece, event.char)
+      if (word !== undefined) extend(word, event.start, event.end)
+    }
+
+    const toMs = (samples: number) => Math.round(((offsetSamples + samples) * 1000) / this.sampleRate)
+    const added: TimedWord[] = []
+    for (const index of wordsOf(chunk)) {
+      const range = ranges.get(index)
+      // Times never run backwards; a word the backend did not voice gets a zero-length slot.
+      const startMs = Math.max(range ? toMs(range[0]) : this.lastEndMs, this.lastStartMs)
+      const endMs = Math.max(range ? toMs(range[1]) : startMs, startMs)
+      this.lastStartMs = startMs
+      this.lastEndMs = endMs
+      const word: TimedWord = { index, text: this.plan.words[index]?.text ?? '', startMs, endMs }
+      added.push(word)
+    }
+    return added
+  }
+}

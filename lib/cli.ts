@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/**
+ * svc-tts command line:
+ *   svc-tts say "Hello there" --out hello.wav [--model ID] [--voice ID|NAME] [--language xx]
+ *                                            [--encoding pcm_s16le] [--sample-rate 44100]
+ *   svc-tts voices [--language xx]
+ */
+import { createWriteStream } from 'node:fs'
+import { once } from 'node:events'
+import { parseArgs } from 'node:util'
+import { createEngine, type Engine } from './engine.js'
+import { isTtsError } from './errors.js'
+import { LANGUAGES, type Language } from './text/types.js'
+import { PREDEFINED_VOICES, defaultVoiceFor } from './voices/predefined.js'
+
+const USAGE = `usage:
+  svc-tts say "text" --out FILE.wav [--model ID] [--voice ID|NAME] [--language xx] [--encoding ENC] [--sample-rate HZ]
+  svc-tts voices [--language xx]`
+
+function pickVoice(voice: string | undefined, language: Language): string {
+  if (!voice) return defaultVoiceFor(language).record.voice_id
+  const byName = PREDEFINED_VOICES.find((v) => v.record.name.toLowerCase() === voice.toLowerCase())
+  return byName ? byName.record.voice_id : voice
+}
+
+async function say(engine: Engine, text: string, values: Record<string, string | undefined>): Promise<void> {
+  const out = values.out
+  if (!out) throw new Error('say needs --out FILE (use - for stdout)')
+  const voiceId = pickVoice(values.voice, (values.language ?? 'en') as Language)
+  const voiceLanguage = PREDEFINED_VOICES.find((v) => v.record.voice_id === voiceId)?.record.language
+  const language = values.language ?? voiceLanguage ?? 'en'
+  const request = {
+    model_id: values.model ?? (language === 'en' ? 'svc_pro_v1.0' : 'svc_flash_v1.0'),
+    transcript: text,
+    voice: { mode: 'id', id: voiceId },
+    ...(values.language && { language: values.language }),
+    output_format: {
+      container: out.endsWith('.wav') ? 'wav' : 'raw',
+      ...(values.encoding && { encoding: values.encoding }),
+      ...(values['sample-rate'] && { sample_rate: Number(values['sample-rate']) }),
+    },
+  }
+  const sink = out === '-' ? process.stdout : createWriteStream(out)
+  for await (const part of engine.stream(request)) {
+    if (!sink.write(part)) await once(sink, 'drain')
+  }
+  if (sink !== process.stdout) {
+    sink.end()
+    await once(sink, 'finish')
+  }
+}
+
+async function listVoices(engine: Engine, language: string | undefined): Promise<void> {
+  let cursor: string | undefined
+  do {
+    const page = await engine.voices.list({ limit: 100, ...(cursor && { cursor }) })
+    for (const v of page.voices) {
+      if (!language || v.language === language) console.log(`${v.voice_id}  ${v.language}  ${v.gender.padEnd(6)}  ${v.name}`)
+    }
+    cursor = page.next_cursor ?? undefined
+  } while (cursor)
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string', short: 'o' },
+      model: { type: 'string' },
+      voice: { type: 'string' },
+      language: { type: 'string' },
+      encoding: { type: 'string' },
+      'sample-rate': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  const [command, ...rest] = positionals
+  if (values.help || !command) {
+    console.log(USAGE)
+    return values.help ? 0 : 1
+  }
+  if (values.language && !(LANGUAGES as readonly string[]).includes(values.language)) {
+    throw new Error(`--language must be one of ${LANGUAGES.join(', ')}`)
+  }
+  const engine = await createEngine()
+  try {
+    if (command === 'say') await say(engine, rest.join(' '), values as Record<string, string | undefined>)
+    else if (command === 'voices') await listVoices(engine, values.language)
+    else {
+      console.error(USAGE)
+      return 1
+    }
+  } finally {
+    await engine.close()
+  }
+  return 0
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(isTtsError(error) ? `svc-tts: ${error.code}: ${error.message}` : `svc-tts: ${error instanceof Error ? error.message : String(error)}`)
+    process.exit(1)
+  },
+)

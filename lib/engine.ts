@@ -1,0 +1,232 @@
+/**
+ * The engine: resolves model and voice, plans the transcript, and runs the plan on a native
+ * stream. Every entry point is built on `speak()`, a transport-agnostic stream of audio chunks
+ * that each know their words, so one-shot audio is exactly the streamed chunks joined.
+ */
+import { AlignmentBuilder, type Alignment, type TimedWord } from './alignment.js'
+import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
+import { TtsError } from './errors.js'
+import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
+import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
+import {
+  DEFAULT_MAX_TRANSCRIPT_CHARS,
+  listVoicesSchema,
+  parseOutputFormat,
+  parseSynthesisRequest,
+  parseWith,
+} from './schemas.js'
+import { planSpeech } from './text/index.js'
+import { LANGUAGES, type Language } from './text/types.js'
+import { PredefinedVoiceStore } from './voices/memory-store.js'
+import type { ListVoicesOptions, StoredVoice, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
+
+export interface EngineOptions {
+  /** Native synthesis threads (default: CPU count, 2 to 8). Fixed for the process by the first engine. */
+  threads?: number
+  /** Chunks synthesized ahead of the consumer before synthesis waits (default 2). */
+  queueCapacity?: number
+  /** Longest transcript accepted, in UTF-16 characters (default 100 000). */
+  maxTranscriptChars?: number
+  /** espeak-ng data directory (default: the system's). */
+  espeakDataPath?: string
+  voiceStore?: VoiceStore
+  models?: ModelRegistry
+}
+
+export interface CallOptions {
+  signal?: AbortSignal
+}
+
+/** One piece of a speech stream: audio in the requested encoding (no container) and its words. */
+export interface SpeechChunk {
+  audio: Buffer
+  samples: number
+  /** Sample offset of this chunk in the whole stream. */
+  offsetSamples: number
+  words: TimedWord[]
+}
+
+export interface TimestampedSpeech {
+  audio_base64: string
+  alignment: Alignment
+}
+
+interface ResolvedRequest {
+  transcript: string
+  model: ModelPack
+  language: Language
+  voice: StoredVoice
+  format: OutputFormat
+}
+
+function abortError(signal: AbortSignal): TtsError {
+  return new TtsError('ABORTED', 'synthesis was aborted', { cause: signal.reason })
+}
+
+export class Engine {
+  readonly models: ModelRegistry
+  private readonly voiceStore: VoiceStore
+  private readonly queueCapacity: number
+  private readonly maxTranscriptChars: number
+  private readonly live = new Set<AbortController>()
+  private closed = false
+
+  constructor(
+    private readonly native: NativeAddon,
+    options: EngineOptions,
+  ) {
+    this.models = options.models ?? new ModelRegistry()
+    this.voiceStore = options.voiceStore ?? new PredefinedVoiceStore()
+    this.queueCapacity = options.queueCapacity ?? 2
+    this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
+  }
+
+  readonly voices = {
+    list: async (options: ListVoicesOptions = {}): Promise<VoicePage> =>
+      this.voiceStore.list(parseWith(listVoicesSchema, options, 'voice list options')),
+    get: async (voiceId: string): Promise<VoiceRecord> => (await this.findVoice(voiceId)).record,
+  }
+
+  /** One audio file for the whole transcript (container defaults to wav). */
+  async synthesize(request: unknown, options: CallOptions = {}): Promise<Buffer> {
+    const resolved = await this.resolve(request, 'wav')
+    const parts: Buffer[] = []
+    for await (const chunk of this.run(resolved, options)) parts.push(chunk.audio)
+    const pcm = Buffer.concat(parts)
+    return resolved.format.container === 'wav' ? Buffer.concat([wavHeader(resolved.format, pcm.length), pcm]) : pcm
+  }
+
+  /** Audio as it is made, in the requested output_format (container defaults to raw). */
+  async *stream(request: unknown, options: CallOptions = {}): AsyncGenerator<Buffer> {
+    const resolved = await this.resolve(request, 'raw')
+    if (resolved.format.container === 'wav') yield wavHeader(resolved.format)
+    for await (const chunk of this.run(resolved, options)) yield chunk.audio
+  }
+
+  /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
+  async synthesizeWithTimestamps(request: unknown, options: CallOptions = {}): Promise<TimestampedSpeech> {
+    const resolved = await this.resolve(request, 'raw')
+    const parts: Buffer[] = []
+    const words: TimedWord[] = []
+    for await (const chunk of this.run(resolved, options)) {
+      parts.push(chunk.audio)
+      words.push(...chunk.words)
+    }
+    const pcm = Buffer.concat(parts)
+    const audio = resolved.format.container === 'wav' ? Buffer.concat([wavHeader(resolved.format, pcm.length), pcm]) : pcm
+    return {
+      audio_base64: audio.toString('base64'),
+      alignment: {
+        words: words.map((w) => w.text),
+        word_start_times_milliseconds: words.map((w) => w.startMs),
+        word_end_times_milliseconds: words.map((w) => w.endMs),
+      },
+    }
+  }
+
+  /** The transport-agnostic stream: raw audio chunks in the requested encoding, each with its words. */
+  async *speak(request: unknown, options: CallOptions = {}): AsyncGenerator<SpeechChunk> {
+    yield* this.run(await this.resolve(request, 'raw'), options)
+  }
+
+  /** Native work in flight, for monitoring (and for tests that check cancellation stops it). */
+  counters(): NativeCounters {
+    return this.native.counters()
+  }
+
+  /** Stops every stream of this engine; later calls fail with ENGINE_CLOSED. */
+  async close(): Promise<void> {
+    this.closed = true
+    for (const controller of this.live) controller.abort(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close()
+  }
+
+  private async findVoice(voiceId: string): Promise<StoredVoice> {
+    const voice = await this.voiceStore.get(voiceId)
+    if (!voice) throw new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
+    return voice
+  }
+
+  private async resolve(request: unknown, defaultContainer: OutputFormat['container']): Promise<ResolvedRequest> {
+    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+    const parsed = parseSynthesisRequest(request, this.maxTranscriptChars)
+    const format = parseOutputFormat(parsed.output_format, defaultContainer)
+    const model = this.models.get(parsed.model_id)
+    const voice = await this.findVoice(parsed.voice.id)
+    const language = (parsed.language ?? voice.record.language) as Language
+    if (!(LANGUAGES as readonly string[]).includes(language) || !model.languages.includes(language)) {
+      const why = parsed.language === undefined ? `voice '${voice.record.name}' speaks '${language}', which` : `language '${language}'`
+      throw new TtsError('INVALID_LANGUAGE', `${why} is not supported by ${model.id} (supported: ${model.languages.join(', ')})`)
+    }
+    return { transcript: parsed.transcript, model, language, voice, format }
+  }
+
+  private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
+    const { model, voice, language, format } = resolved
+    const flite = model.backend === 'flite'
+    if (flite && !voice.rendering.flite) {
+      throw new TtsError('VOICE_NOT_FOUND', `voice '${voice.record.name}' has no rendering for ${model.id}`)
+    }
+    return {
+      backend: model.backend,
+      voice: flite ? voice.rendering.flite! : ESPEAK_LANGUAGE_VOICE[language] + voice.rendering.espeakVariant,
+      speed: voice.rendering.speed,
+      pitch: voice.rendering.pitch,
+      sampleRate: format.sample_rate,
+      encoding: format.encoding,
+      queueCapacity: this.queueCapacity,
+      chunks,
+    }
+  }
+
+  private async *run(resolved: ResolvedRequest, { signal }: CallOptions): AsyncGenerator<SpeechChunk> {
+    if (signal?.aborted) throw abortError(signal)
+    const plan = await planSpeech(resolved.transcript, { language: resolved.language, backend: resolved.model.backend })
+    if (signal?.aborted) throw abortError(signal)
+    const stream = new this.native.SynthStream(this.nativePlan(resolved, plan.chunks))
+
+    // One controller per run joins the caller's signal and engine.close().
+    const controller = new AbortController()
+    const onAbort = () => controller.abort(signal?.reason)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    controller.signal.addEventListener('abort', () => stream.cancel(), { once: true })
+    this.live.add(controller)
+
+    const alignment = new AlignmentBuilder(plan, resolved.format.sample_rate)
+    const width = BYTES_PER_SAMPLE[resolved.format.encoding]
+    let offsetSamples = 0
+    try {
+      for (let index = 0; ; index++) {
+        const chunk = await stream.next().catch((cause: unknown) => {
+          throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+        })
+        if (controller.signal.aborted) {
+          const reason: unknown = controller.signal.reason
+          throw reason instanceof TtsError ? reason : abortError(controller.signal)
+        }
+        if (!chunk) return
+        if (chunk.audio.length !== chunk.samples * width) throw new TtsError('SYNTHESIS_FAILED', 'native chunk size mismatch')
+        const words = alignment.addChunk(index, chunk, offsetSamples)
+        yield { audio: chunk.audio, samples: chunk.samples, offsetSamples, words }
+        offsetSamples += chunk.samples
+      }
+    } finally {
+      stream.cancel()  // a consumer that stops early stops the native work too
+      signal?.removeEventListener('abort', onAbort)
+      this.live.delete(controller)
+    }
+  }
+}
+
+/** Loads the addon, starts its engines off the main thread, and returns a ready engine. */
+export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
+  const native = loadNative()
+  await native.init({
+    ...(options.threads !== undefined && { threads: options.threads }),
+    ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
+  })
+  return new Engine(native, options)
+}

@@ -1,0 +1,47 @@
+/**
+ * The one error class of the library. `code` is stable (the SPEC's codes where it names one),
+ * `status` is the HTTP status an adapter answers with.
+ */
+export const ERROR_STATUS = {
+  INVALID_REQUEST: 400,
+  INVALID_MARKUP: 400,
+  INVALID_PHONEMES: 400,
+  INVALID_LANGUAGE: 400,
+  FORMAT_NOT_RECOGNIZED: 400,
+  MODEL_NOT_FOUND: 400,
+  TRANSCRIPT_TOO_LONG: 400,
+  INVALID_API_KEY: 401,
+  VOICE_NOT_FOUND: 404,
+  VERSION_NOT_FOUND: 404,
+  ABORTED: 499,
+  TOO_MANY_CONCURRENT_REQUESTS: 429,
+  RATE_LIMIT_EXCEEDED: 429,
+  USAGE_LIMIT_EXCEEDED: 429,
+  ENGINE_CLOSED: 503,
+  NATIVE_LOAD_FAILED: 500,
+  SYNTHESIS_FAILED: 500,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+export class TtsError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly extra: Record<string, unknown> | undefined
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; extra?: Record<string, unknown> } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'TtsError'
+    this.code = code
+    this.status = ERROR_STATUS[code]
+    this.extra = options.extra
+  }
+
+  toJSON(): { error_code: ErrorCode; message: string; extra?: Record<string, unknown> } {
+    return this.extra ? { error_code: this.code, message: this.message, extra: this.extra } : { error_code: this.code, message: this.message }
+  }
+}
+
+export function isTtsError(value: unknown): value is TtsError {
+  return value instanceof TtsError
+}

@@ -1,0 +1,47 @@
+import { TtsError } from './errors.js'
+import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
+
+/** A model id of the SPEC, mapped to the backend that speaks it and the languages it has. */
+export interface ModelPack {
+  id: string
+  backend: BackendKind
+  languages: readonly Language[]
+  description: string
+}
+
+export const DEFAULT_MODELS: readonly ModelPack[] = [
+  { id: 'svc_pro_v1.0', backend: 'flite', languages: ['en'], description: 'Highest quality. English (flite voices).' },
+  {
+    id: 'svc_flash_v1.5',
+    backend: 'espeak',
+    languages: ['en', 'es', 'fr', 'de', 'it', 'pt'],
+    description: 'Fast streaming. 6 languages (espeak-ng).',
+  },
+  { id: 'svc_flash_v1.0', backend: 'espeak', languages: LANGUAGES, description: 'Legacy. 15 languages (espeak-ng).' },
+]
+
+export class ModelRegistry {
+  private readonly byId: Map<string, ModelPack>
+
+  constructor(models: readonly ModelPack[] = DEFAULT_MODELS) {
+    this.byId = new Map(models.map((m) => [m.id, m]))
+  }
+
+  get(id: string): ModelPack {
+    const model = this.byId.get(id)
+    if (!model) {
+      throw new TtsError('MODEL_NOT_FOUND', `model_id '${id}' is not one of: ${[...this.byId.keys()].join(', ')}`)
+    }
+    return model
+  }
+
+  list(): ModelPack[] {
+    return [...this.byId.values()]
+  }
+}
+
+/** The espeak-ng voice that reads each language (Mandarin is read from pinyin: its `cmn` voice is broken in 1.51). */
+export const ESPEAK_LANGUAGE_VOICE: Record<Language, string> = {
+  en: 'en-us', es: 'es', fr: 'fr', de: 'de', it: 'it', pt: 'pt', ar: 'ar', ru: 'ru', ro: 'ro',
+  ja: 'ja', he: 'he', hy: 'hy', tr: 'tr', hi: 'hi', zh: 'cmn-latn-pinyin',
+}

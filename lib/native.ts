@@ -1,0 +1,87 @@
+/**
+ * The one loader of the native addon, and the hand-written contract of what it exports.
+ * Nothing else in the library touches the `.node` file.
+ */
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { TtsError } from './errors.js'
+
+export interface NativePiece {
+  kind: 'text' | 'phonemes' | 'break'
+  text?: string
+  phonemes?: string
+  ms?: number
+  espeakVoice?: string
+}
+
+export interface NativePlan {
+  backend: 'espeak' | 'flite'
+  voice: string
+  speed: number
+  pitch: number
+  sampleRate: number
+  encoding: 'pcm_s16le' | 'pcm_f32le' | 'pcm_mulaw' | 'pcm_alaw'
+  queueCapacity: number
+  chunks: { pieces: NativePiece[] }[]
+}
+
+/** A word event: `char` is a code-point offset into the piece's text; samples count from the chunk's start. */
+export interface NativeWord {
+  piece: number
+  char: number
+  start: number
+  end: number
+}
+
+export interface NativeChunk {
+  audio: Buffer
+  samples: number
+  words: NativeWord[]
+  /** Output sample where each piece starts, plus one final entry for the chunk's end. */
+  pieceStarts: number[]
+}
+
+export interface NativeSynthStream {
+  /** The next chunk, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
+  next(): Promise<NativeChunk | null>
+  cancel(): void
+}
+
+export interface NativeCounters {
+  activeTasks: number
+  liveStreams: number
+  poolThreads: number
+  queuedTasks: number
+}
+
+export interface NativeAddon {
+  init(options: { threads?: number; espeakDataPath?: string }): Promise<{ espeakSampleRate: number; poolThreads: number }>
+  phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
+  espeakVoices(): Promise<{ name: string; languages: string }[]>
+  counters(): NativeCounters
+  SynthStream: new (plan: NativePlan) => NativeSynthStream
+}
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+let loaded: NativeAddon | undefined
+
+/**
+ * Loads the addon once: a local build (build/Release) first, then prebuilds/ for this platform.
+ * `SVC_TTS_NATIVE_BINDING` names an explicit `.node` file instead.
+ */
+export function loadNative(): NativeAddon {
+  if (loaded) return loaded
+  const require = createRequire(import.meta.url)
+  const explicit = process.env.SVC_TTS_NATIVE_BINDING
+  try {
+    loaded = (explicit ? require(explicit) : require('node-gyp-build')(packageRoot)) as NativeAddon
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    const hint = /lib(espeak-ng|flite|soxr)[\w.-]*\.so/.test(reason)
+      ? 'Install the runtime libraries: apt-get install -y libespeak-ng1 libflite1 libsoxr0 espeak-ng-data.'
+      : 'Build it with `npx cmake-js compile` (needs cmake, g++, pkg-config, libespeak-ng-dev, flite1-dev, libsoxr-dev).'
+    throw new TtsError('NATIVE_LOAD_FAILED', `svc-tts could not load its native addon: ${reason}. ${hint}`, { cause })
+  }
+  return loaded
+}

@@ -1,0 +1,35 @@
+/**
+ * The atoms between planning and chunking. A unit is never split: one source word's whole spoken
+ * expansion, one phoneme word, or one break. The chunker only cuts between units.
+ */
+
+/** The prosodic boundary after a unit, from the punctuation the user wrote. */
+export type Pause = 'none' | 'clause' | 'sentence'
+
+export interface SpeechUnit {
+  kind: 'speech'
+  /** What the backend reads; may be several spoken words ("three dollars fifty cents"). */
+  text: string
+  /** Index into SpeechPlan.words, or null for punctuation that only shapes prosody. */
+  word: number | null
+  espeakVoice?: string
+  pause: Pause
+  /** Keeps the chunker from cutting after this unit (inside a digits tag, for one). */
+  bindNext?: boolean
+}
+
+export interface PhonemeUnit {
+  kind: 'phonemes'
+  phonemes: string
+  word: number
+  espeakVoice?: string
+  pause: Pause
+  bindNext?: boolean
+}
+
+export interface BreakUnit {
+  kind: 'break'
+  ms: number
+}
+
+export type Unit = SpeechUnit | PhonemeUnit | BreakUnit

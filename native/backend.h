@@ -1,0 +1,48 @@
+// The interface every synthesis backend implements: one piece of text (or of phonemes in the
+// backend's own alphabet) in, float PCM at the backend's native rate and word timings out.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace svc {
+
+struct VoiceParams {
+  std::string voice;    // backend voice name: espeak "en+f3", flite "slt"
+  double speed = 1.0;   // 2.0 speaks twice as fast
+  double pitch = 1.0;   // multiplies the voice's base pitch
+};
+
+struct SpeakJob {
+  std::string text;         // UTF-8 text, or phonemes when `phonemes` is set
+  bool phonemes = false;
+  std::string voiceOverride;  // espeak: read this piece with another language voice
+};
+
+struct WordTiming {
+  int32_t charStart = 0;  // code points into SpeakJob::text
+  int64_t startSample = 0;
+  int64_t endSample = -1;  // -1 until known
+};
+
+struct PieceAudio {
+  int sampleRate = 0;
+  std::vector<float> samples;
+  std::vector<WordTiming> words;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // Returns false when `cancelled` stopped the work early (the audio is then incomplete).
+  // Throws std::runtime_error on failure.
+  virtual bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+                     PieceAudio& out) = 0;
+};
+
+// Code point offset of a UTF-8 byte offset (counts lead bytes before it).
+int32_t CodePointOffset(const std::string& utf8, size_t byteOffset);
+
+}  // namespace svc

@@ -1,0 +1,65 @@
+#include "chunk.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace svc {
+namespace {
+
+// Below half an s16 step: encodes as digital zero.
+bool IsDigitalSilence(float x) { return std::fabs(x) < 0.5f / 32768.0f; }
+
+bool IsBreak(const ChunkJob& job, size_t index) {
+  return index < job.pieces.size() && job.pieces[index].kind == PieceJob::Kind::Break;
+}
+
+}  // namespace
+
+bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std::atomic<bool>& cancelled,
+                     ChunkResult& out) {
+  std::vector<float> pcm;
+  out.pieceStarts.clear();
+  for (size_t i = 0; i < job.pieces.size(); ++i) {
+    if (cancelled.load()) return false;
+    const PieceJob& piece = job.pieces[i];
+    out.pieceStarts.push_back(static_cast<int64_t>(pcm.size()));
+    if (piece.kind == PieceJob::Kind::Break) {
+      const auto count = static_cast<size_t>(std::llround(piece.breakMs * config.outputRate / 1000.0));
+      pcm.insert(pcm.end(), count, 0.0f);
+      continue;
+    }
+    PieceAudio audio;
+    if (!config.backend->Speak(piece.speak, config.voice, cancelled, audio)) return false;
+    std::vector<float> resampled = Resample(audio.samples, audio.sampleRate, config.outputRate);
+    const double scale = static_cast<double>(config.outputRate) / audio.sampleRate;
+
+    // Next to a break, the requested silence must be exactly the silence heard: trim the
+    // backend's own digital silence on that side.
+    size_t begin = 0, end = resampled.size();
+    if (i > 0 && IsBreak(job, i - 1))
+      while (begin < end && IsDigitalSilence(resampled[begin])) ++begin;
+    if (IsBreak(job, i + 1))
+      while (end > begin && IsDigitalSilence(resampled[end - 1])) --end;
+
+    const auto offset = static_cast<int64_t>(pcm.size());
+    const auto length = static_cast<int64_t>(end - begin);
+    for (const WordTiming& w : audio.words) {
+      ChunkWord word;
+      word.piece = static_cast<int32_t>(i);
+      word.charStart = w.charStart;
+      const int64_t start = std::llround(w.startSample * scale) - static_cast<int64_t>(begin);
+      const int64_t stop = std::llround((w.endSample < 0 ? audio.samples.size() : w.endSample) * scale) -
+                           static_cast<int64_t>(begin);
+      word.startSample = offset + std::clamp<int64_t>(start, 0, length);
+      word.endSample = offset + std::clamp<int64_t>(std::max(stop, start), 0, length);
+      out.words.push_back(word);
+    }
+    pcm.insert(pcm.end(), resampled.begin() + begin, resampled.begin() + end);
+  }
+  out.pieceStarts.push_back(static_cast<int64_t>(pcm.size()));
+  out.samples = static_cast<int64_t>(pcm.size());
+  Encode(pcm.data(), pcm.size(), config.encoding, out.audio);
+  return true;
+}
+
+}  // namespace svc

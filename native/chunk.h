@@ -1,0 +1,48 @@
+// One planned chunk of speech -> encoded audio at the output rate, with word timings.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "audio.h"
+#include "backend.h"
+
+namespace svc {
+
+struct PieceJob {
+  enum class Kind { Text, Phonemes, Break } kind = Kind::Text;
+  SpeakJob speak;   // Text and Phonemes
+  double breakMs = 0;  // Break
+};
+
+struct ChunkJob {
+  std::vector<PieceJob> pieces;
+};
+
+struct StreamConfig {
+  Backend* backend = nullptr;
+  VoiceParams voice;
+  int outputRate = 44100;
+  Encoding encoding = Encoding::PcmS16le;
+};
+
+struct ChunkWord {
+  int32_t piece = 0;
+  int32_t charStart = 0;
+  int64_t startSample = 0;  // at the output rate, from the start of the chunk
+  int64_t endSample = 0;
+};
+
+struct ChunkResult {
+  std::vector<uint8_t> audio;
+  int64_t samples = 0;
+  std::vector<ChunkWord> words;
+  std::vector<int64_t> pieceStarts;  // output sample where each piece begins; one extra entry = end
+};
+
+// Returns false if cancelled part-way (the result is then to be dropped).
+bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std::atomic<bool>& cancelled,
+                     ChunkResult& out);
+
+}  // namespace svc

@@ -1,0 +1,175 @@
+#include "espeak_backend.h"
+
+#include <espeak-ng/speak_lib.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+
+namespace svc {
+namespace {
+
+std::mutex& EspeakMutex() {
+  static std::mutex m;
+  return m;
+}
+
+// What one espeak_Synth call collects; reached through the event's user_data.
+struct SynthCollector {
+  const std::atomic<bool>* cancelled = nullptr;
+  PieceAudio* out = nullptr;
+  bool wordHasPhoneme = false;
+};
+
+void CloseOpenWord(SynthCollector& c, int64_t sample) {
+  auto& words = c.out->words;
+  if (!words.empty() && words.back().endSample < 0) words.back().endSample = sample;
+}
+
+int OnSynth(short* wav, int numSamples, espeak_EVENT* events) {
+  auto* c = static_cast<SynthCollector*>(events ? events[0].user_data : nullptr);
+  if (c == nullptr) return 0;  // phonemize-only runs discard audio
+  for (espeak_EVENT* e = events; e->type != espeakEVENT_LIST_TERMINATED; ++e) {
+    const int64_t sample = e->sample;
+    switch (e->type) {
+      case espeakEVENT_WORD:
+        CloseOpenWord(*c, sample);
+        if (e->text_position < 1) break;  // espeak's own end marker, not a word of the text
+        c->out->words.push_back({e->text_position - 1, sample, -1});
+        c->wordHasPhoneme = false;
+        break;
+      case espeakEVENT_PHONEME:
+        if (e->id.string[0] == '\0') {
+          CloseOpenWord(*c, sample);  // a pause ends the word before it
+        } else if (!c->wordHasPhoneme && !c->out->words.empty() && c->out->words.back().endSample < 0) {
+          // WORD events can lead the word's first phoneme by ~50 ms; the phoneme is the true start.
+          c->out->words.back().startSample = sample;
+          c->wordHasPhoneme = true;
+        }
+        break;
+      case espeakEVENT_END:
+      case espeakEVENT_SENTENCE:
+        CloseOpenWord(*c, sample);
+        break;
+      default:
+        break;
+    }
+  }
+  if (wav != nullptr && numSamples > 0) {
+    auto& s = c->out->samples;
+    s.reserve(s.size() + numSamples);
+    for (int i = 0; i < numSamples; ++i) s.push_back(wav[i] / 32768.0f);
+  }
+  return c->cancelled->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+int EspeakPitch(double factor) {
+  // espeak's pitch is 0..100 around 50; one octave up or down spans the range.
+  const double p = 50.0 + 50.0 * std::log2(factor);
+  return static_cast<int>(std::lround(std::fmin(100.0, std::fmax(0.0, p))));
+}
+
+}  // namespace
+
+EspeakBackend& EspeakBackend::Instance(const std::string& dataPath) {
+  static EspeakBackend* instance = new EspeakBackend(dataPath);  // leaked: outlives every worker
+  return *instance;
+}
+
+EspeakBackend::EspeakBackend(const std::string& dataPath) {
+  std::lock_guard<std::mutex> lock(EspeakMutex());
+  sampleRate_ = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, dataPath.empty() ? nullptr : dataPath.c_str(),
+                                  espeakINITIALIZE_PHONEME_EVENTS | espeakINITIALIZE_DONT_EXIT);
+  if (sampleRate_ <= 0) throw std::runtime_error("espeak-ng failed to initialise (is espeak-ng-data installed?)");
+  espeak_SetSynthCallback(OnSynth);
+}
+
+void EspeakBackend::SelectVoiceLocked(const std::string& name) {
+  // Selecting a voice costs 4-6 ms, so it is skipped when the voice is already current.
+  if (name == currentVoice_) return;
+  if (espeak_SetVoiceByName(name.c_str()) != EE_OK) {
+    currentVoice_.clear();
+    throw std::runtime_error("espeak-ng has no voice named '" + name + "'");
+  }
+  currentVoice_ = name;
+}
+
+bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+                          PieceAudio& out) {
+  out.sampleRate = sampleRate_;
+  SynthCollector collector{&cancelled, &out, false};
+  std::string name = voice.voice;
+  if (!job.voiceOverride.empty()) {
+    const auto plus = name.find('+');  // keep the variant (+f3) on the other language
+    name = job.voiceOverride + (plus == std::string::npos ? "" : name.substr(plus));
+  }
+  std::string text = job.phonemes ? "[[" + job.text + "]]" : job.text;
+  unsigned flags = espeakCHARS_UTF8 | (job.phonemes ? espeakPHONEMES : 0);
+
+  std::lock_guard<std::mutex> lock(EspeakMutex());
+  SelectVoiceLocked(name);
+  espeak_SetParameter(espeakRATE, static_cast<int>(std::lround(175.0 * voice.speed)), 0);
+  espeak_SetParameter(espeakPITCH, EspeakPitch(voice.pitch), 0);
+  espeak_ERROR err = espeak_Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, flags, nullptr, &collector);
+  if (err != EE_OK) throw std::runtime_error("espeak-ng synthesis failed");
+  CloseOpenWord(collector, static_cast<int64_t>(out.samples.size()));
+  return !cancelled.load();
+}
+
+std::string EspeakBackend::Phonemize(const std::string& text, const std::string& voiceName, bool ipa) {
+  char* buffer = nullptr;
+  size_t size = 0;
+  FILE* trace = open_memstream(&buffer, &size);
+  if (trace == nullptr) throw std::runtime_error("open_memstream failed");
+  {
+    std::lock_guard<std::mutex> lock(EspeakMutex());
+    try {
+      SelectVoiceLocked(voiceName);
+    } catch (...) {
+      fclose(trace);
+      free(buffer);
+      throw;
+    }
+    espeak_SetParameter(espeakRATE, 175, 0);
+    espeak_SetPhonemeTrace(espeakPHONEMES_SHOW | (ipa ? espeakPHONEMES_IPA : 0), trace);
+    espeak_Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8 | espeakPHONEMES, nullptr,
+                 nullptr);
+    espeak_SetPhonemeTrace(0, nullptr);
+  }
+  fclose(trace);
+  std::string result;
+  for (size_t i = 0; i < size; ++i) {
+    const char ch = buffer[i];
+    if (ch == '\n' || ch == '\r') {
+      if (!result.empty() && result.back() != ' ') result.push_back(' ');
+    } else {
+      result.push_back(ch);
+    }
+  }
+  free(buffer);
+  while (!result.empty() && (result.back() == ' ')) result.pop_back();
+  while (!result.empty() && result.front() == ' ') result.erase(result.begin());
+  return result;
+}
+
+std::vector<EspeakVoiceInfo> EspeakBackend::ListVoices() {
+  std::lock_guard<std::mutex> lock(EspeakMutex());
+  std::vector<EspeakVoiceInfo> list;
+  for (const espeak_VOICE** v = espeak_ListVoices(nullptr); v && *v; ++v) {
+    EspeakVoiceInfo info;
+    info.name = (*v)->identifier ? (*v)->identifier : "";
+    // `languages` is a sequence of (priority byte, NUL-terminated name), ended by a zero byte.
+    for (const char* p = (*v)->languages; p && *p;) {
+      ++p;  // priority
+      if (!info.languages.empty()) info.languages.push_back(' ');
+      info.languages += p;
+      p += std::char_traits<char>::length(p) + 1;
+    }
+    list.push_back(info);
+  }
+  return list;
+}
+
+}  // namespace svc

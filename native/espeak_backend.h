@@ -1,0 +1,40 @@
+// espeak-ng behind one process-wide lock: the library keeps a single global voice, parameter set,
+// callback and static buffers, so every call is serialised (NATIVE.md B3: unlocked use crashes).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backend.h"
+
+namespace svc {
+
+struct EspeakVoiceInfo {
+  std::string name;        // what espeak_SetVoiceByName takes ("en-us", "cmn-latn-pinyin")
+  std::string languages;   // its language tags, space separated
+};
+
+class EspeakBackend : public Backend {
+ public:
+  // Initialises espeak-ng once per process; `dataPath` empty means the system default.
+  static EspeakBackend& Instance(const std::string& dataPath = "");
+
+  bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+             PieceAudio& out) override;
+
+  // The phonemes espeak-ng would speak for `text` (text in [[ ]] is read as mnemonics),
+  // as IPA or as espeak's ASCII mnemonics, clauses joined by spaces.
+  std::string Phonemize(const std::string& text, const std::string& voiceName, bool ipa);
+
+  std::vector<EspeakVoiceInfo> ListVoices();
+  int SampleRate() const { return sampleRate_; }
+
+ private:
+  explicit EspeakBackend(const std::string& dataPath);
+  void SelectVoiceLocked(const std::string& name);
+
+  int sampleRate_ = 0;
+  std::string currentVoice_;
+};
+
+}  // namespace svc

@@ -1,0 +1,137 @@
+#include "flite_backend.h"
+
+extern "C" {  // not every flite header guards itself for C++
+#include <flite/cst_audio.h>
+#include <flite/flite.h>
+}
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+// The voice registration functions are exported by the voice libraries but declared in no header.
+extern "C" {
+cst_voice* register_cmu_us_slt(const char* voxdir);
+cst_voice* register_cmu_us_rms(const char* voxdir);
+cst_voice* register_cmu_us_awb(const char* voxdir);
+cst_voice* register_cmu_us_kal16(const char* voxdir);
+}
+
+namespace svc {
+namespace {
+
+std::map<std::string, cst_voice*>& Voices() {
+  static std::map<std::string, cst_voice*> voices;
+  return voices;
+}
+
+int StopWhenCancelled(const cst_wave*, int, int, int, cst_audio_streaming_info* asi) {
+  const auto* cancelled = static_cast<const std::atomic<bool>*>(asi->userdata);
+  return cancelled->load(std::memory_order_relaxed) ? CST_AUDIO_STREAM_STOP : CST_AUDIO_STREAM_CONT;
+}
+
+// flite reads ASCII only: every other byte would become a junk word. Offsets stay byte-aligned.
+std::string AsciiOnly(const std::string& text) {
+  std::string ascii = text;
+  for (char& ch : ascii)
+    if (static_cast<unsigned char>(ch) >= 0x80) ch = ' ';
+  return ascii;
+}
+
+const char* Param(cst_voice* v, const char* name) { return get_param_string(v->features, name, nullptr); }
+
+// Builds the Token relation with flite's own tokenizer, remembering each token's byte offset.
+void AddTokens(cst_utterance* u, cst_voice* v, const std::string& text) {
+  cst_tokenstream* ts = ts_open_string(text.c_str(), Param(v, "text_whitespace"), Param(v, "text_singlecharsymbols"),
+                                       Param(v, "text_prepunctuation"), Param(v, "text_postpunctuation"));
+  cst_relation* tokens = utt_relation_create(u, "Token");
+  while (!ts_eof(ts)) {
+    const char* name = ts_get(ts);
+    if (name[0] == '\0') continue;
+    const int pre = static_cast<int>(strlen(ts->prepunctuation));
+    const int post = static_cast<int>(strlen(ts->postpunctuation));
+    const int len = static_cast<int>(strlen(name));
+    int start = ts->file_pos - (1 + len + pre + post);
+    if (ts_eof(ts)) start += 1;
+    cst_item* t = relation_append(tokens, nullptr);
+    item_set_string(t, "name", name);
+    item_set_string(t, "whitespace", ts->whitespace);
+    item_set_string(t, "prepunctuation", ts->prepunctuation);
+    item_set_string(t, "punc", ts->postpunctuation);
+    item_set_int(t, "src_start", std::max(0, start + pre));
+  }
+  ts_close(ts);
+}
+
+void AddPhonemeToken(cst_utterance* u, const std::string& phones) {
+  cst_relation* tokens = utt_relation_create(u, "Token");
+  cst_item* t = relation_append(tokens, nullptr);
+  item_set_string(t, "name", "phonemes");
+  item_set_string(t, "phones", phones.c_str());
+  item_set_int(t, "src_start", 0);
+}
+
+}  // namespace
+
+FliteBackend& FliteBackend::Instance() {
+  static FliteBackend* instance = new FliteBackend();  // leaked: outlives every worker
+  return *instance;
+}
+
+FliteBackend::FliteBackend() {
+  flite_init();
+  auto& voices = Voices();
+  voices["slt"] = register_cmu_us_slt(nullptr);
+  voices["rms"] = register_cmu_us_rms(nullptr);
+  voices["awb"] = register_cmu_us_awb(nullptr);
+  voices["kal16"] = register_cmu_us_kal16(nullptr);
+}
+
+bool FliteBackend::Speak(const SpeakJob& job, const VoiceParams& params, const std::atomic<bool>& cancelled,
+                         PieceAudio& out) {
+  auto found = Voices().find(params.voice);
+  if (found == Voices().end() || found->second == nullptr)
+    throw std::runtime_error("flite has no voice named '" + params.voice + "'");
+  cst_voice* v = found->second;
+
+  cst_utterance* u = new_utterance();
+  const float stretch = get_param_float(v->features, "duration_stretch", 1.0f);
+  feat_set_float(u->features, "duration_stretch", static_cast<float>(stretch / params.speed));
+  if (params.pitch != 1.0) feat_set_float(u->features, "f0_shift", static_cast<float>(params.pitch));
+
+  cst_audio_streaming_info* asi = new_audio_streaming_info();
+  asi->min_buffsize = 8000;
+  asi->asc = StopWhenCancelled;
+  asi->userdata = const_cast<std::atomic<bool>*>(&cancelled);
+  feat_set(u->features, "streaming_info", audio_streaming_info_val(asi));
+
+  const std::string text = AsciiOnly(job.text);
+  if (job.phonemes) AddPhonemeToken(u, job.text);
+  else AddTokens(u, v, text);
+  u = flite_do_synth(u, v, utt_synth_tokens);
+  if (u == nullptr) throw std::runtime_error("flite synthesis failed");
+
+  const cst_wave* w = utt_wave(u);
+  const int rate = w ? w->sample_rate : 16000;
+  const int count = w ? w->num_samples : 0;
+  out.sampleRate = rate;
+  out.samples.resize(count);
+  for (int i = 0; i < count; ++i) out.samples[i] = w->samples[i] / 32768.0f;
+
+  for (cst_item* word = relation_head(utt_relation(u, "Word")); word; word = item_next(word)) {
+    const float start = ffeature_float(word, "R:SylStructure.daughter1.daughter1.R:Segment.p.end");
+    const float end = ffeature_float(word, "R:SylStructure.daughtern.daughtern.R:Segment.end");
+    const int srcByte = ffeature_int(word, "R:Token.parent.src_start");
+    WordTiming t;
+    t.charStart = job.phonemes ? 0 : CodePointOffset(job.text, static_cast<size_t>(srcByte));
+    t.startSample = std::min<int64_t>(count, std::llround(start * rate));
+    t.endSample = std::min<int64_t>(count, std::llround(end * rate));  // kal16 cuts its final pause short
+    out.words.push_back(t);
+  }
+  delete_utterance(u);
+  return !cancelled.load();
+}
+
+}  // namespace svc

@@ -1,0 +1,100 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it } from 'vitest'
+import { TtsError } from '../lib/index.js'
+import { decodeWav } from './helpers/audio.js'
+import { collect, testEngine, voiceId } from './helpers/engine.js'
+
+const SENTENCES = [
+  'The birch canoe slid on the smooth planks.',
+  'Glue the sheet to the dark blue background.',
+  'It is easy to tell the depth of a well.',
+  'These days a chicken leg is a rare dish.',
+  'Rice is often served in round bowls.',
+]
+const longText = (sentences: number) => Array.from({ length: sentences }, (_, i) => SENTENCES[i % SENTENCES.length]).join(' ')
+const flash = (transcript: string) => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') } })
+
+async function waitUntil(condition: () => boolean, ms = 2000): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > deadline) return false
+    await sleep(5)
+  }
+  return true
+}
+
+describe('streaming', async () => {
+  const engine = await testEngine()
+
+  it('streamed chunks join to exactly the one-shot audio (deterministic kal16 voice)', async () => {
+    const request = { model_id: 'svc_pro_v1.0', transcript: longText(4), voice: { mode: 'id', id: voiceId('Kal') } }
+    const streamed = Buffer.concat(await collect(engine.stream(request)))
+    const oneShot = decodeWav(await engine.synthesize(request)).data
+    expect(streamed.length).toBeGreaterThan(16000)
+    expect(streamed.equals(oneShot)).toBe(true)
+  })
+
+  it('the first chunk is a few words, later chunks are sentences', async () => {
+    const chunks = await collect(engine.speak(flash(longText(3))))
+    expect(chunks.length).toBeGreaterThanOrEqual(4)
+    expect(chunks[0]!.words.length).toBeGreaterThan(0)
+    expect(chunks[0]!.words.length).toBeLessThanOrEqual(6)
+    expect(chunks[0]!.samples).toBeLessThan(chunks[chunks.length - 1]!.samples)
+    expect(chunks.flatMap((c) => c.words).length).toBe(longText(3).split(' ').length)
+  })
+
+  it('abort stops the stream: no chunk after it, and the native job stops', async () => {
+    const controller = new AbortController()
+    const received: number[] = []
+    let caught: unknown
+    try {
+      for await (const chunk of engine.speak(flash(longText(200)), { signal: controller.signal })) {
+        received.push(chunk.samples)
+        if (received.length === 2) controller.abort()
+      }
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(TtsError)
+    expect((caught as TtsError).code).toBe('ABORTED')
+    expect(received.length).toBe(2)
+    expect(await waitUntil(() => engine.counters().activeTasks === 0)).toBe(true)
+  })
+
+  it('an aborted signal before the call rejects at once', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    await expect(engine.synthesize(flash('Hello.'), { signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' })
+  })
+
+  it('a consumer that stops reading stalls synthesis (bounded queue), and breaking out stops it', async () => {
+    const iterator = engine.speak(flash(longText(100)))[Symbol.asyncIterator]()
+    await iterator.next()
+    // With nobody reading, the producer fills its small queue and then schedules nothing more.
+    expect(await waitUntil(() => engine.counters().activeTasks === 0)).toBe(true)
+    await sleep(50)
+    expect(engine.counters().activeTasks).toBe(0)
+    await iterator.return(undefined)
+    expect(engine.counters().activeTasks).toBe(0)
+  })
+
+  it('the event loop stays responsive while 8 long streams run', async () => {
+    let worstLag = 0
+    let last = performance.now()
+    const timer = setInterval(() => {
+      const now = performance.now()
+      worstLag = Math.max(worstLag, now - last - 5)
+      last = now
+    }, 5)
+    const results = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        let samples = 0
+        for await (const chunk of engine.speak(flash(longText(40)))) samples += chunk.samples
+        return samples
+      }),
+    )
+    clearInterval(timer)
+    for (const samples of results) expect(samples).toBeGreaterThan(44100 * 60)
+    expect(worstLag).toBeLessThan(150)  // generous: the bench records the real figure
+  })
+})
