@@ -15,6 +15,7 @@
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17"],
       "cflags_cc": ["-std=c++17", "-fexceptions", "-fvisibility=hidden"],
+      "ldflags": ["-Wl,-z,nodelete"],
       "libraries": [
         "<!@(pkg-config --libs espeak-ng soxr)",
         "-lflite_cmu_us_slt", "-lflite_cmu_us_rms", "-lflite_cmu_us_awb", "-lflite_cmu_us_kal16", "-lflite",
