@@ -34,6 +34,16 @@ describe('streaming', async () => {
     expect(streamed.equals(oneShot)).toBe(true)
   })
 
+  it('flite runs on several threads at once without a lock: concurrent kal16 output equals serial output', async () => {
+    const requests = SENTENCES.map((transcript) => ({ model_id: 'svc_pro_v1.0', transcript: transcript.repeat(3), voice: { mode: 'id', id: voiceId('Kal') } }))
+    const serial: Buffer[] = []
+    for (const request of requests) serial.push(await engine.synthesize(request))
+    for (let round = 0; round < 3; round++) {
+      const parallel = await Promise.all(requests.map((request) => engine.synthesize(request)))
+      parallel.forEach((audio, i) => expect(audio.equals(serial[i]!)).toBe(true))
+    }
+  })
+
   it('the first chunk is a few words, later chunks are sentences', async () => {
     const chunks = await collect(engine.speak(flash(longText(3))))
     expect(chunks.length).toBeGreaterThanOrEqual(4)
