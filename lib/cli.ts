@@ -6,8 +6,10 @@
  *   svc-tts voices [--language xx]
  */
 import { createWriteStream } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { once } from 'node:events'
 import { parseArgs } from 'node:util'
+import { wavHeader, type Encoding, type OutputFormat } from './audio/format.js'
 import { createEngine, type Engine } from './engine.js'
 import { isTtsError } from './errors.js'
 import { LANGUAGES, type Language } from './text/types.js'
@@ -41,12 +43,28 @@ async function say(engine: Engine, text: string, values: Record<string, string |
     },
   }
   const sink = out === '-' ? process.stdout : createWriteStream(out)
+  let bytes = 0
   for await (const part of engine.stream(request)) {
+    bytes += part.length
     if (!sink.write(part)) await once(sink, 'drain')
   }
-  if (sink !== process.stdout) {
-    sink.end()
-    await once(sink, 'finish')
+  if (sink === process.stdout) return
+  sink.end()
+  await once(sink, 'finish')
+  if (request.output_format.container === 'wav') {
+    const format = { encoding: (values.encoding ?? 'pcm_s16le') as Encoding, sample_rate: Number(values['sample-rate'] ?? 44100) }
+    await writeFinalWavHeader(out, format, bytes)
+  }
+}
+
+/** A file, unlike a pipe, can get its WAV sizes filled in once the stream has ended. */
+async function writeFinalWavHeader(file: string, format: Pick<OutputFormat, 'encoding' | 'sample_rate'>, totalBytes: number): Promise<void> {
+  const headerBytes = wavHeader(format).length
+  const handle = await open(file, 'r+')
+  try {
+    await handle.write(wavHeader(format, totalBytes - headerBytes), 0, headerBytes, 0)
+  } finally {
+    await handle.close()
   }
 }
 

@@ -14,8 +14,10 @@ describe('svc-tts command line', () => {
   it('says a sentence into a WAV file', async () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), 'svc-tts-cli-')), 'hello.wav')
     await cli('say', 'Hello there', '--out', out, '--sample-rate', '24000')
-    const wav = decodeWav(readFileSync(out))
+    const file = readFileSync(out)
+    const wav = decodeWav(file)
     expect(wav.sampleRate).toBe(24000)
+    expect(wav.dataSize).toBe(file.length - 44)  // sizes filled in once the stream ended
     const samples = s16(wav.data)
     expect(samples.length / 24000).toBeGreaterThan(0.5)
     expect(rms(samples)).toBeGreaterThan(300)
