@@ -29,16 +29,18 @@ function spanWord(piece: TextPiece, char: number): number | undefined {
   return best ?? piece.spans[0]?.word
 }
 
-function wordsOf(chunk: Chunk): number[] {
-  const words = new Set<number>()
+function lastWordOf(chunk: Chunk): number {
+  let last = -1
   for (const piece of chunk.pieces) {
-    if (piece.kind === 'text') for (const span of piece.spans) words.add(span.word)
-    else if (piece.kind === 'phonemes') words.add(piece.word)
+    if (piece.kind === 'text') for (const span of piece.spans) last = Math.max(last, span.word)
+    else if (piece.kind === 'phonemes') last = Math.max(last, piece.word)
   }
-  return [...words].sort((a, b) => a - b)
+  return last
 }
 
 export class AlignmentBuilder {
+  /** Words are numbered in transcript order and chunks are contiguous, so each chunk owns a range. */
+  private nextWord = 0
   private lastStartMs = 0
   private lastEndMs = 0
 
@@ -69,7 +71,10 @@ export class AlignmentBuilder {
 
     const toMs = (samples: number) => Math.round(((offsetSamples + samples) * 1000) / this.sampleRate)
     const added: TimedWord[] = []
-    for (const index of wordsOf(chunk)) {
+    const isLast = chunkIndex === this.plan.chunks.length - 1
+    // Words the backend never hears (a currency sign whose amount says it) still belong here.
+    const through = isLast ? this.plan.words.length - 1 : lastWordOf(chunk)
+    for (let index = this.nextWord; index <= through; index++) {
       const range = ranges.get(index)
       // Times never run backwards; a word the backend did not voice gets a zero-length slot.
       const startMs = Math.max(range ? toMs(range[0]) : this.lastEndMs, this.lastStartMs)
@@ -79,6 +84,7 @@ export class AlignmentBuilder {
       const word: TimedWord = { index, text: this.plan.words[index]?.text ?? '', startMs, endMs }
       added.push(word)
     }
+    this.nextWord = Math.max(this.nextWord, through + 1)
     return added
   }
 }

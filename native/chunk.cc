@@ -9,8 +9,11 @@ namespace {
 // Below half an s16 step: encodes as digital zero.
 bool IsDigitalSilence(float x) { return std::fabs(x) < 0.5f / 32768.0f; }
 
+// Is the neighbour at `index` (which may lie in the previous or next chunk) a break?
 bool IsBreak(const ChunkJob& job, size_t index) {
-  return index < job.pieces.size() && job.pieces[index].kind == PieceJob::Kind::Break;
+  if (index == static_cast<size_t>(-1)) return job.breakBefore;
+  if (index == job.pieces.size()) return job.breakAfter;
+  return job.pieces[index].kind == PieceJob::Kind::Break;
 }
 
 }  // namespace
@@ -36,7 +39,7 @@ bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std:
     // Next to a break, the requested silence must be exactly the silence heard: trim the
     // backend's own digital silence on that side.
     size_t begin = 0, end = resampled.size();
-    if (i > 0 && IsBreak(job, i - 1))
+    if (IsBreak(job, i - 1))
       while (begin < end && IsDigitalSilence(resampled[begin])) ++begin;
     if (IsBreak(job, i + 1))
       while (end > begin && IsDigitalSilence(resampled[end - 1])) --end;

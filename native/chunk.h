@@ -18,6 +18,8 @@ struct PieceJob {
 
 struct ChunkJob {
   std::vector<PieceJob> pieces;
+  bool breakBefore = false;  // the previous chunk ends with a break
+  bool breakAfter = false;   // the next chunk starts with one
 };
 
 struct StreamConfig {

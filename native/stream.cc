@@ -198,6 +198,13 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
       for (uint32_t j = 0; j < pieces.Length(); ++j) job.pieces.push_back(ParsePiece(pieces.Get(j).As<Napi::Object>()));
       state_->jobs.push_back(std::move(job));
     }
+    auto& jobs = state_->jobs;
+    for (size_t i = 0; i + 1 < jobs.size(); ++i) {
+      const auto& next = jobs[i + 1].pieces;
+      const auto& current = jobs[i].pieces;
+      jobs[i].breakAfter = !next.empty() && next.front().kind == PieceJob::Kind::Break;
+      jobs[i + 1].breakBefore = !current.empty() && current.back().kind == PieceJob::Kind::Break;
+    }
   } catch (const std::exception& e) {
     throw Napi::TypeError::New(env, e.what());
   }

@@ -12,7 +12,10 @@ export interface SourceSpan {
   end: number
 }
 
-/** A run of the transcript outside any tag. */
+/**
+ * A run of the transcript outside any tag. Control characters and lone surrogates in `text` are
+ * replaced by spaces (same length, so offsets hold): the backends and kuromoji cannot read them.
+ */
 export interface TextSegment extends SourceSpan {
   kind: 'text'
   text: string
@@ -62,6 +65,8 @@ interface RawTag extends SourceSpan {
 const TAG_START = /<(\/?)([A-Za-z][A-Za-z0-9_:-]*)/y
 const BREAK_ATTRIBUTES = /^\s+time\s*=\s*(?:'([^']*)'|"([^"]*)")\s*$/
 const IPA_WORD = /\S+/g
+/** Control characters other than tab and line breaks, and lone surrogates. */
+const UNREADABLE = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}]/gu
 const DIGIT_GROUP = /\S+/g
 
 export function markupError(offset: number, message: string): TtsError {
@@ -176,7 +181,7 @@ export function parseMarkup(transcript: string): Segment[] {
   let textStart = 0
   let position = 0
   const flushText = (end: number): void => {
-    if (end > textStart) segments.push({ kind: 'text', text: transcript.slice(textStart, end), start: textStart, end })
+    if (end > textStart) segments.push({ kind: 'text', text: transcript.slice(textStart, end).replace(UNREADABLE, ' '), start: textStart, end })
   }
   for (;;) {
     const lt = transcript.indexOf('<', position)

@@ -3,11 +3,13 @@
  * produces what the backend should read for each (normalised, in a script the backend reads).
  */
 import { toAscii } from './ascii.js'
+import { japaneseReader, japaneseTokenizer } from './ja.js'
 import { normaliserFor } from './normalise/index.js'
 import type { Segment, TextSegment } from './parser.js'
 import { hasSpeakableChars, tokenize } from './tokens.js'
 import type { PlanOptions } from './types.js'
 import type { SpeechUnit, Unit } from './units.js'
+import { chineseReader } from './zh.js'
 
 /** Records a source word by its transcript span and returns its index in SpeechPlan.words. */
 export type WordCollector = (start: number, end: number) => number
@@ -25,20 +27,28 @@ function spacedReader(opts: PlanOptions): TokenReader {
   return {
     readText(segment, addWord) {
       const units: Unit[] = []
-      for (const token of tokenize(segment, normaliser.isAbbreviation)) {
+      const tokens = tokenize(segment, (token) => normaliser.isAbbreviation(token))
+      tokens.forEach((token, index) => {
         const word = hasSpeakableChars(token.text) ? addWord(token.start, token.end) : null
-        const text = forBackend(normaliser.normaliseToken(token.text))
+        const context = { previous: tokens[index - 1]?.text, next: tokens[index + 1]?.text }
+        const text = forBackend(normaliser.normaliseToken(token.text, context))
         if (text !== '') units.push({ kind: 'speech', text, word, pause: token.pause })
-      }
+      })
       return units
     },
     readDigits(digits, word) {
-      const text = forBackend(Array.from(digits, normaliser.speakDigit).join(' '))
+      // Spaced digits are read one by one by both backends, in the voice's language.
+      const text = Array.from(digits).join(' ')
       return { kind: 'speech', text, word, pause: 'none' }
     },
   }
 }
 
-export async function createReader(opts: PlanOptions, _segments: Segment[]): Promise<TokenReader> {
+/** The reader for a request. The Japanese tokenizer is only built when a Japanese transcript has text. */
+export async function createReader(opts: PlanOptions, segments: Segment[]): Promise<TokenReader> {
+  if (opts.language === 'zh') return chineseReader
+  if (opts.language === 'ja' && segments.some((segment) => segment.kind === 'text' && segment.text.trim() !== '')) {
+    return japaneseReader(await japaneseTokenizer())
+  }
   return spacedReader(opts)
 }

@@ -15,7 +15,8 @@ const ALIASES: Partial<Record<Language, Record<string, string>>> = {
   // espeak-ng writes intervocalic b d g as β ð ɣ; the plain letters are still its phonemes.
   es: { b: 'b', d: 'd', g: 'g', ɡ: 'g' },
   ja: { a: 'a', e: 'e', o: 'o', u: 'u', ɯ: 'u', ɾ: 'r' },
-  zh: { ʈʂ: 'ts.', ʈʂʰ: 'ts.h', tsʰ: 'tsh', tɕʰ: 'tS;h', pʰ: 'ph', tʰ: 'th', kʰ: 'kh', ɻ: 'z.' },
+  // espeak-ng writes the retroflexes as "ts.", "ts.h", "s." and "z." in its own IPA output.
+  zh: { ʈʂ: 'ts.', ʈʂʰ: 'ts.h', ʂ: 's.', 'ts.': 'ts.', 'ts.h': 'ts.h', 's.': 's.', 'z.': 'z.', tsʰ: 'tsh', tɕʰ: 'tS;h', pʰ: 'ph', tʰ: 'th', kʰ: 'kh', ɻ: 'z.' },
 }
 
 /** Fallbacks for every language: length (':' lengthens the phone before it), palatalisation, ASCII g. */
@@ -25,7 +26,8 @@ const MODIFIERS: Record<string, string> = { ː: ':', ʲ: ';', g: 'g', ɡ: 'g' }
 const TONE_LETTERS: Record<string, string> = { '˥': '5', '˦': '4', '˧': '3', '˨': '2', '˩': '1' }
 
 function toneAliases(): Record<string, string> {
-  const tones: Record<string, string> = {}
+  // A single letter is a level tone: ˥ is 55.
+  const tones: Record<string, string> = Object.fromEntries(Object.entries(TONE_LETTERS).map(([letter, digit]) => [letter, digit + digit]))
   for (const contour of ['55', '35', '214', '51', '21', '11', '53', '44', '33', '22']) {
     const letters = Array.from(contour, (digit) => Object.keys(TONE_LETTERS).find((letter) => TONE_LETTERS[letter] === digit)!).join('')
     tones[letters] = contour

@@ -14,17 +14,13 @@ export class IpaInventory {
   private readonly phones = new Map<string, string>()
   private longest = 0
 
-  /** `phones` maps IPA (any Unicode form) to the backend's symbol. Later entries do not override earlier ones. */
+  /** `phones` maps IPA (any Unicode form) to the backend's symbol; of two spellings that are equal in NFD, the first wins. */
   constructor(phones: Record<string, string>) {
     for (const [ipa, output] of Object.entries(phones)) {
       const key = ipa.normalize('NFD')
       if (!this.phones.has(key)) this.phones.set(key, output)
       this.longest = Math.max(this.longest, key.length)
     }
-  }
-
-  has(ipa: string): boolean {
-    return this.phones.has(ipa.normalize('NFD'))
   }
 
   /** The longest phone starting at `position`, as [ipa, output], or null. */

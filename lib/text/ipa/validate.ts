@@ -17,12 +17,14 @@ const FOREIGN_CHARACTERS: Array<[RegExp, string]> = [
   [/[@"%{}\\&=~`^<>|$*!_;,:'+?-]/, 'ASCII punctuation is SAMPA/X-SAMPA or Kirshenbaum, not IPA (stress is ˈ ˌ, length ː)'],
 ]
 
-/** Throws INVALID_PHONEMES, with the offset of the first offending character, for non-IPA content. */
+/** Throws INVALID_PHONEMES, naming the first offending character and its offset, for non-IPA content. */
 export function assertIpa(word: IpaWord): void {
+  let first: { index: number; char: string; hint: string } | null = null
   for (const [pattern, hint] of FOREIGN_CHARACTERS) {
     const match = pattern.exec(word.ipa)
-    if (match) throw phonemeError(word.start + match.index, `'${match[0]}' in '${word.ipa}': ${hint}`)
+    if (match && (first === null || match.index < first.index)) first = { index: match.index, char: match[0], hint }
   }
+  if (first) throw phonemeError(word.start + first.index, `'${first.char}' in '${word.ipa}': ${first.hint}`)
 }
 
 /** Describes a symbol for an error message: the character and its code point. */

@@ -4,7 +4,9 @@
  * For each language it lists the phoneme mnemonics of the language's phoneme table (and the
  * tables it inherits) from `phontab`, asks espeak-ng how it writes each one in IPA
  * (`espeak-ng -v VOICE -q --ipa "[[mnemonic]]"`), and keeps the mnemonics whose IPA is a clean
- * phone. The result maps IPA → mnemonic per language, so it records espeak-ng's own behaviour.
+ * phone. Phones that espeak-ng only writes in context (allophones such as Portuguese ɾ or English
+ * ɐ) are added by aligning its `-x --sep=_` and `--ipa --sep=_` output for sample text.
+ * The result maps IPA → mnemonic per language, so it records espeak-ng's own behaviour.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -98,6 +100,56 @@ function ipaInContext(voice: string, phoneme: Phoneme): string {
   return ''
 }
 
+/** Sample text per language, for the phones espeak-ng writes only in context. */
+const SAMPLES: Record<string, string> = {
+  en: 'Today the weather is nice, so we are going to the park. About a thousand beautiful judges measure strength and pleasure. Hello water thinking church yellow.',
+  es: 'Hoy hace buen tiempo, así que vamos al parque. El perro de la ciudad quiere hablar con la gente; llamar al niño cabeza.',
+  fr: "Aujourd'hui il fait beau, alors nous allons au parc. Bonjour garçon, l'enfant ouvre la fenêtre lundi; une œuvre brune et du champagne.",
+  de: 'Heute ist schönes Wetter, also gehen wir in den Park. Ich lese Bücher über Bach, Pfeffer und zwei Straßen.',
+  it: 'Oggi fa bel tempo, quindi andiamo al parco. Il ragazzo mangia gnocchi e pizza; la scena della chiesa con il figlio a casa.',
+  pt: 'Hoje está um dia bonito, por isso vamos ao parque. Coração, filho, manhã, cidade, trabalho, obrigado, muito.',
+  ar: 'سَلَام كِتَاب شَمْس قَمَر عَرَبِي مَدْرَسَة الجو جميل اليوم',
+  ru: 'Сегодня хорошая погода, поэтому мы идём в парк. Привет, мягкий щука жизнь день рыба.',
+  ro: 'Astăzi vremea este frumoasă, așa că mergem în parc. Țară, școală, câine.',
+  ja: 'キョーワ テンキガ イイノデ コーエンニ イキマス。コンニチワ ガッコー シンブン ツクエ',
+  he: 'שָׁלוֹם מַיִם סֵפֶר יֶלֶד',
+  hy: 'Այսօր եղանակը լավ է, ուստի մենք գնում ենք այգի։ Բարեւ',
+  tr: 'Bugün hava güzel, bu yüzden parka gidiyoruz. Çiçek ağaç.',
+  hi: 'आज मौसम अच्छा है, इसलिए हम पार्क जा रहे हैं। नमस्ते पानी किताब',
+  zh: 'jin1 tian1 tian1 qi4 hen3 hao3, wo3 men0 qu4 gong1 yuan2. ni3 hao3 zhong1 guo2 xue2 sheng1 yin2 hang2',
+}
+
+/** espeak's separated output of one text, as words of phone tokens with stress marks removed. */
+function separatedWords(voice: string, text: string, mode: '-x' | '--ipa'): string[][] {
+  const out = execFileSync('espeak-ng', ['-v', voice, '-q', mode, '--sep=_', text], { encoding: 'utf8' })
+  // Stress marks go; digits are tones in IPA and in the pinyin voice's mnemonics, but phonemes elsewhere (de 3 = ɜ).
+  const unwanted = mode === '--ipa' || voice === 'cmn-latn-pinyin' ? /[ˈˌ',0-9]/g : /[ˈˌ',]/g
+  return out.split(/\s+/).filter(Boolean).map((word) => word.split('_').map((phone) => phone.replace(unwanted, '')))
+}
+
+/** IPA → mnemonic pairs from aligning the two outputs, one sample word at a time; words that do not align are skipped. */
+function phonesInContext(voice: string, text: string): Array<[string, string]> {
+  return text.split(/[\s,.;。、]+/).filter(Boolean).flatMap((word) => alignedPhones(voice, word))
+}
+
+function alignedPhones(voice: string, text: string): Array<[string, string]> {
+  const mnemonicWords = separatedWords(voice, text, '-x').map((word) =>
+    // ';' (palatalised) is printed as its own token but belongs to the phone before it.
+    word.reduce<string[]>((phones, phone) => (phone === ';' && phones.length > 0 ? [...phones.slice(0, -1), phones[phones.length - 1] + ';'] : [...phones, phone]), []),
+  )
+  const ipaWords = separatedWords(voice, text, '--ipa')
+  const pairs: Array<[string, string]> = []
+  if (mnemonicWords.length !== ipaWords.length) return pairs
+  mnemonicWords.forEach((mnemonics, index) => {
+    const ipa = ipaWords[index]!
+    if (mnemonics.length !== ipa.length) return
+    mnemonics.forEach((mnemonic, k) => {
+      if (mnemonic !== '' && ipa[k] !== '' && !/[|]/.test(mnemonic)) pairs.push([ipa[k]!, mnemonic])
+    })
+  })
+  return pairs
+}
+
 const tables = readPhontab()
 const result: Record<string, Record<string, string>> = {}
 for (const [language, [voice, table]] of Object.entries(VOICES)) {
@@ -110,6 +162,9 @@ for (const [language, [voice, table]] of Object.entries(VOICES)) {
     if (ipa === '' || /[\s!-/:-@\[-`{-~]/.test(ipa)) continue
     const current = byIpa.get(ipa)
     if (current === undefined || preference(mnemonic) < preference(current)) byIpa.set(ipa, mnemonic)
+  }
+  for (const [ipa, mnemonic] of phonesInContext(voice, SAMPLES[language] ?? '')) {
+    if (!byIpa.has(ipa) && !/[\s!-/:-@\[-`{-~]/.test(ipa)) byIpa.set(ipa, mnemonic)
   }
   result[language] = Object.fromEntries([...byIpa].sort(([a], [b]) => a.localeCompare(b)))
 }

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest'
+import { TtsError } from '../../lib/errors.js'
+import { planSpeech, type Chunk, type SpeechPlan, type TextPiece } from '../../lib/text/index.js'
+
+const en = { language: 'en', backend: 'espeak' } as const
+
+/** The spoken text of each source word, read back through the spans: what the engine will do. */
+function spokenWords(plan: SpeechPlan): string[] {
+  const spoken = plan.words.map(() => [] as string[])
+  for (const piece of plan.chunks.flatMap((chunk) => chunk.pieces)) {
+    if (piece.kind === 'text') {
+      const chars = Array.from(piece.text)
+      for (const span of piece.spans) spoken[span.word]!.push(chars.slice(span.start, span.end).join(''))
+    } else if (piece.kind === 'phonemes') {
+      spoken[piece.word]!.push(`[[${piece.phonemes}]]`)
+    }
+  }
+  return spoken.map((parts) => parts.join(' '))
+}
+
+function chunkTexts(chunks: Chunk[]): string[] {
+  return chunks.map((chunk) =>
+    chunk.pieces.map((piece) => (piece.kind === 'text' ? piece.text : piece.kind === 'break' ? `<${piece.ms}>` : `[[${piece.phonemes}]]`)).join(' '),
+  )
+}
+
+describe('planSpeech', () => {
+  it('keeps the transcript words, markup removed, and maps each to its whole spoken expansion', async () => {
+    const transcript = "Pay $3.50 to <phonemes>ˈtʃiːz</phonemes> at <digits>4 1 5</digits><break time='300ms'/> now."
+    const plan = await planSpeech(transcript, en)
+    expect(plan.words.map((word) => word.text)).toEqual(['Pay', '$3.50', 'to', 'ˈtʃiːz', 'at', '4', '1', '5', 'now.'])
+    for (const word of plan.words) expect(transcript.slice(word.start, word.end)).toBe(word.text)
+    expect(spokenWords(plan)).toEqual(['Pay', '3 dollars and 50 cents', 'to', "[['tS|i:|z]]", 'at', '4', '1', '5', 'now.'])
+    expect(plan.chunks.flatMap((chunk) => chunk.pieces).filter((piece) => piece.kind === 'break')).toEqual([{ kind: 'break', ms: 300 }])
+  })
+
+  it('counts span offsets in code points, not UTF-16 units', async () => {
+    const plan = await planSpeech('𝄞 music 😀 here', en)
+    const piece = plan.chunks[0]!.pieces[0] as TextPiece
+    expect(piece.text).toBe('𝄞 music 😀 here')
+    expect(piece.spans).toEqual([{ start: 2, end: 7, word: 0 }, { start: 10, end: 14, word: 1 }])
+    expect(plan.words.map((word) => word.text)).toEqual(['music', 'here'])
+  })
+
+  it('adds up consecutive breaks and clamps the total', async () => {
+    const plan = await planSpeech("a <break time='1s'/> <break time='500ms'/>b<break time='4s'/><break time='4s'/>c", en)
+    expect(chunkTexts(plan.chunks).join(' | ')).toBe('a <1500> b <5000> c')
+  })
+
+  it('makes chunk 0 the first clause, then one chunk per sentence', async () => {
+    const plan = await planSpeech('Hi there, my friend. How are you today? I am fine.', en)
+    expect(chunkTexts(plan.chunks)).toEqual(['Hi there,', 'my friend.', 'How are you today?', 'I am fine.'])
+  })
+
+  it('cuts a long first clause after five words, and never after an abbreviation', async () => {
+    const plan = await planSpeech('Dr. Smith and the whole team went home early today. Bye.', en)
+    expect(chunkTexts(plan.chunks)).toEqual(['Doctor Smith and the whole', 'team went home early today.', 'Bye.'])
+  })
+
+  it('never cuts inside a digits tag', async () => {
+    const plan = await planSpeech('Code <digits>1 2 3 4 5 6 7 8</digits> ok.', en)
+    expect(chunkTexts(plan.chunks)[0]).toBe('Code 1 2 3 4 5 6 7 8')
+  })
+
+  it('splits a very long sentence at clause punctuation, keeping chunks near 200 characters', async () => {
+    const clause = 'this clause has a handful of words in it'
+    const transcript = `Start. ${Array.from({ length: 12 }, () => clause).join(', ')}.`
+    const plan = await planSpeech(transcript, en)
+    const later = chunkTexts(plan.chunks).slice(1)
+    expect(later.length).toBeGreaterThan(2)
+    for (const text of later) expect(text.length).toBeLessThanOrEqual(210)
+    expect(later.join(' ')).toBe(`${Array.from({ length: 12 }, () => clause).join(', ')}.`)
+    expect(plan.words).toHaveLength(1 + 12 * 9)
+  })
+
+  it('reads ASCII only for flite and converts IPA to CMU phones', async () => {
+    const plan = await planSpeech('Café “déjà” vu — <phonemes>ˈtʃiːz</phonemes>', { language: 'en', backend: 'flite' })
+    expect(chunkTexts(plan.chunks)).toEqual(['Cafe "deja" vu -', '[[ch iy1 z]]'])
+    expect(plan.words.map((word) => word.text)).toEqual(['Café', '“déjà”', 'vu', 'ˈtʃiːz'])
+  })
+
+  it('reads Chinese as pinyin with the pinyin voice and Latin words with the English voice', async () => {
+    const plan = await planSpeech('我用iPhone打电话给Tom，花了3.5元。', { language: 'zh', backend: 'espeak' })
+    expect(plan.words.map((word) => word.text)).toEqual(['我', '用', 'iPhone', '打', '电', '话', '给', 'Tom', '花', '了', '3.5', '元'])
+    const pieces = plan.chunks.flatMap((chunk) => chunk.pieces) as TextPiece[]
+    expect(pieces.map((piece) => [piece.espeakVoice, piece.text])).toEqual([
+      ['cmn-latn-pinyin', 'wo3 yong4'],
+      ['en', 'iPhone'],
+      ['cmn-latn-pinyin', 'da3 dian4'],
+      ['cmn-latn-pinyin', 'hua4 gei3'],
+      ['en', 'Tom,'],
+      ['cmn-latn-pinyin', 'hua1 le0 3 dian3 5 yuan2.'],
+    ])
+    expect(spokenWords(plan)[5]).toBe('hua4')
+  })
+
+  it('reads Japanese as kana from kuromoji, one source word per token', async () => {
+    const plan = await planSpeech('今日は天気がいいので、公園に行きます。', { language: 'ja', backend: 'espeak' })
+    expect(plan.words.map((word) => word.text)).toEqual(['今日', 'は', '天気', 'が', 'いい', 'ので', '公園', 'に', '行き', 'ます'])
+    expect(chunkTexts(plan.chunks)).toEqual(['キョー ワ テンキ ガ イイ ノデ,', 'コーエン ニ イキ マス.'])
+  })
+
+  it('plans an empty or markup-only transcript', async () => {
+    expect(await planSpeech('', en)).toEqual({ words: [], chunks: [] })
+    expect(await planSpeech("<break time='1s'/>", en)).toEqual({ words: [], chunks: [{ pieces: [{ kind: 'break', ms: 1000 }] }] })
+  })
+
+  it.each([
+    ['<phonemes>/həˈloʊ/</phonemes>', 'INVALID_PHONEMES'],
+    ['<phonemes>HH AH0 L OW1</phonemes>', 'INVALID_PHONEMES'],
+    ['<b>x</b>', 'INVALID_MARKUP'],
+  ])('rejects %j with %s', async (transcript, code) => {
+    await expect(planSpeech(transcript, en)).rejects.toMatchObject({ code, status: 400 })
+  })
+
+  it('rejects bad options with a TtsError', async () => {
+    await expect(planSpeech('hi', { language: 'xx' as never, backend: 'espeak' })).rejects.toMatchObject({ code: 'INVALID_LANGUAGE' })
+    await expect(planSpeech('hola', { language: 'es', backend: 'flite' })).rejects.toMatchObject({ code: 'INVALID_LANGUAGE' })
+    await expect(planSpeech(42 as never, en)).rejects.toBeInstanceOf(TtsError)
+  })
+})
+
+describe('planSpeech line breaks and control characters', () => {
+  it('ends a sentence at a line break and blanks control characters', async () => {
+    const plan = await planSpeech('First line here\nSecond\u0000 line', en)
+    expect(chunkTexts(plan.chunks)).toEqual(['First line here', 'Second line'])
+    expect(plan.words.map((word) => word.text)).toEqual(['First', 'line', 'here', 'Second', 'line'])
+  })
+})
