@@ -4,50 +4,14 @@
  * vowels applied). Each kuromoji token is a source word; kana words are separated by spaces,
  * which gives espeak word-level grouping. Latin words are read by the English voice.
  */
-import { createRequire } from 'node:module'
-import path from 'node:path'
 import { cjkPunctuation, CJK_RUNS } from './cjk.js'
+import type { KuromojiToken } from './kuromoji-worker.js'
 import { normaliserFor } from './normalise/index.js'
 import type { TextSegment } from './parser.js'
 import type { TokenReader, WordCollector } from './readers.js'
 import type { SpeechUnit, Unit } from './units.js'
 
-/** The part of a kuromoji token we use (kuromoji ships no types). */
-export interface KuromojiToken {
-  surface_form: string
-  /** 1-based UTF-16 position in the tokenized text. */
-  word_position: number
-  pronunciation?: string
-}
-
-export interface KuromojiTokenizer {
-  tokenize(text: string): KuromojiToken[]
-}
-
-interface KuromojiModule {
-  builder(options: { dicPath: string }): { build(callback: (error: Error | null, tokenizer: KuromojiTokenizer) => void): void }
-}
-
 const LATIN_VOICE = 'en'
-const require = createRequire(import.meta.url)
-let tokenizer: Promise<KuromojiTokenizer> | undefined
-
-/**
- * The kuromoji tokenizer, built once from the dictionary in the kuromoji package. Building costs
- * about 0.5 s and 300 MB, so it happens only when Japanese is first planned; a failed build is
- * forgotten so that a later request can retry.
- */
-export function japaneseTokenizer(): Promise<KuromojiTokenizer> {
-  tokenizer ??= new Promise<KuromojiTokenizer>((resolve, reject) => {
-    const kuromoji = require('kuromoji') as KuromojiModule
-    const dicPath = path.join(path.dirname(require.resolve('kuromoji/package.json')), 'dict')
-    kuromoji.builder({ dicPath }).build((error, built) => (error ? reject(error) : resolve(built)))
-  }).catch((error: unknown) => {
-    tokenizer = undefined
-    throw error
-  })
-  return tokenizer
-}
 
 const english = normaliserFor('en')
 const NUMBER = /^\d+(?:[.,]\d+)*$/
@@ -98,11 +62,12 @@ function mergeNumbers(tokens: KuromojiToken[]): KuromojiToken[] {
   return merged
 }
 
-export function japaneseReader(kuromoji: KuromojiTokenizer): TokenReader {
+/** A reader over texts kuromoji has already tokenized (off the main thread): `tokens.get(text)`. */
+export function japaneseReader(tokens: Map<string, KuromojiToken[]>): TokenReader {
   return {
     readText(segment: TextSegment, addWord: WordCollector): Unit[] {
       const units: SpeechUnit[] = []
-      for (const token of mergeNumbers(kuromoji.tokenize(segment.text))) {
+      for (const token of mergeNumbers(tokens.get(segment.text) ?? [])) {
         const start = segment.start + token.word_position - 1
         const surface = token.surface_form
         const reading = token.pronunciation

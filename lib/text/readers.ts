@@ -3,7 +3,8 @@
  * produces what the backend should read for each (normalised, in a script the backend reads).
  */
 import { toAscii } from './ascii.js'
-import { japaneseReader, japaneseTokenizer } from './ja.js'
+import { japaneseReader } from './ja.js'
+import { tokenizeJapanese } from './kuromoji-worker.js'
 import { normaliserFor } from './normalise/index.js'
 import type { Segment, TextSegment } from './parser.js'
 import { hasSpeakableChars, tokenize } from './tokens.js'
@@ -44,11 +45,15 @@ function spacedReader(opts: PlanOptions): TokenReader {
   }
 }
 
-/** The reader for a request. The Japanese tokenizer is only built when a Japanese transcript has text. */
+/** The reader for a request. Japanese text is tokenized up front, in kuromoji's worker, only when there is some. */
 export async function createReader(opts: PlanOptions, segments: Segment[]): Promise<TokenReader> {
   if (opts.language === 'zh') return chineseReader
-  if (opts.language === 'ja' && segments.some((segment) => segment.kind === 'text' && segment.text.trim() !== '')) {
-    return japaneseReader(await japaneseTokenizer())
+  if (opts.language === 'ja') {
+    const texts = [...new Set(segments.flatMap((s) => (s.kind === 'text' && s.text.trim() !== '' ? [s.text] : [])))]
+    if (texts.length > 0) {
+      const tokens = await tokenizeJapanese(texts)
+      return japaneseReader(new Map(texts.map((text, i) => [text, tokens[i]!])))
+    }
   }
   return spacedReader(opts)
 }
