@@ -99,8 +99,13 @@ export class Engine {
   /** Audio as it is made, in the requested output_format (container defaults to raw). */
   async *stream(request: unknown, options: CallOptions = {}): AsyncGenerator<Buffer> {
     const resolved = await this.resolve(request, 'raw')
-    if (resolved.format.container === 'wav') yield wavHeader(resolved.format)
-    for await (const chunk of this.run(resolved, options)) yield chunk.audio
+    // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
+    let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
+    for await (const chunk of this.run(resolved, options)) {
+      yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
+      header = undefined
+    }
+    if (header) yield header  // nothing to say (markup only): still a valid, empty WAV
   }
 
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */

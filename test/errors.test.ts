@@ -46,6 +46,15 @@ describe('request errors carry stable codes and HTTP statuses', async () => {
     })
   }
 
+  it('a streamed WAV whose transcript fails to plan sends no byte before the error', async () => {
+    const parts: Buffer[] = []
+    const error = await failure((async () => {
+      for await (const part of engine.stream({ ...valid, transcript: 'Hi <break/>', output_format: { container: 'wav' } })) parts.push(part)
+    })())
+    expect(error.code).toBe('INVALID_MARKUP')
+    expect(parts).toEqual([])
+  })
+
   it('markup errors name the character offset', async () => {
     const error = await failure(engine.synthesize({ ...valid, transcript: 'Hello <digits>1 2' }))
     expect(error.message).toMatch(/\b6\b/)
