@@ -23,7 +23,7 @@ export interface NativePlan {
   sampleRate: number
   encoding: 'pcm_s16le' | 'pcm_f32le' | 'pcm_mulaw' | 'pcm_alaw'
   queueCapacity: number
-  chunks: { pieces: NativePiece[] }[]
+  chunks: { pieces: NativePiece[]; continues?: boolean }[]
 }
 
 /** A word event: `char` is a code-point offset into the piece's text; samples count from the chunk's start. */

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <utility>
 #include <stdexcept>
 
 namespace svc {
@@ -61,20 +63,48 @@ size_t BytesPerSample(Encoding encoding) {
   }
 }
 
+namespace {
+
+// One resampler per rate pair and pool thread: designing soxr's filter costs more than running
+// it on a short piece. Pool threads live as long as the process, and so do these.
+soxr_t ResamplerFor(int inRate, int outRate) {
+  thread_local std::map<std::pair<int, int>, soxr_t> cache;
+  soxr_t& resampler = cache[{inRate, outRate}];
+  if (resampler == nullptr) {
+    const soxr_io_spec_t io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I);
+    const soxr_quality_spec_t quality = soxr_quality_spec(SOXR_HQ, 0);
+    soxr_error_t err = nullptr;
+    resampler = soxr_create(inRate, outRate, 1, &err, &io, &quality, nullptr);
+    if (err) {
+      resampler = nullptr;
+      throw std::runtime_error(std::string("resampler setup failed: ") + err);
+    }
+  } else {
+    soxr_clear(resampler);
+  }
+  return resampler;
+}
+
+}  // namespace
+
+
 std::vector<float> Resample(const std::vector<float>& input, int inRate, int outRate) {
   if (inRate == outRate || input.empty()) return input;
   const size_t expected = static_cast<size_t>(std::llround(static_cast<double>(input.size()) * outRate / inRate));
-  std::vector<float> output(expected + 64);
-  size_t done = 0;
-  const soxr_io_spec_t io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I);
-  const soxr_quality_spec_t quality = soxr_quality_spec(SOXR_HQ, 0);
-  soxr_error_t err = soxr_oneshot(inRate, outRate, 1, input.data(), input.size(), nullptr, output.data(),
-                                  output.size(), &done, &io, &quality, nullptr);
+  std::vector<float> output(expected + 256);
+  soxr_t resampler = ResamplerFor(inRate, outRate);
+  size_t consumed = 0, produced = 0;
+  soxr_error_t err = soxr_process(resampler, input.data(), input.size(), &consumed, output.data(), output.size(), &produced);
+  for (size_t flushed = 1; !err && flushed > 0 && produced < output.size();) {  // drain the filter's delay
+    err = soxr_process(resampler, nullptr, 0, nullptr, output.data() + produced, output.size() - produced, &flushed);
+    produced += flushed;
+  }
   if (err) throw std::runtime_error(std::string("resampling failed: ") + err);
-  output.resize(done);
+  output.resize(produced);
   output.resize(expected, 0.0f);  // pin the length so timings and byte counts are exact
   return output;
 }
+
 
 void Encode(const float* samples, size_t count, Encoding encoding, std::vector<uint8_t>& out) {
   const size_t start = out.size();

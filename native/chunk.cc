@@ -7,7 +7,23 @@ namespace svc {
 namespace {
 
 // Below half an s16 step: encodes as digital zero.
-bool IsDigitalSilence(float x) { return std::fabs(x) < 0.5f / 32768.0f; }
+constexpr float kDigitalSilence = 0.5f / 32768.0f;
+// About -54 dBFS: the backends' edge silence and noise floor around an utterance.
+constexpr float kQuiet = 0.002f;
+// Speech cut mid-clause keeps this much of its edge silence, so words do not collide.
+constexpr double kJoinMarginSeconds = 0.015;
+
+size_t SkipLeading(const std::vector<float>& pcm, size_t begin, size_t end, float threshold, size_t keep) {
+  size_t first = begin;
+  while (first < end && std::fabs(pcm[first]) < threshold) ++first;
+  return first - begin > keep ? first - keep : begin;
+}
+
+size_t SkipTrailing(const std::vector<float>& pcm, size_t begin, size_t end, float threshold, size_t keep) {
+  size_t last = end;
+  while (last > begin && std::fabs(pcm[last - 1]) < threshold) --last;
+  return end - last > keep ? last + keep : end;
+}
 
 // Is the neighbour at `index` (which may lie in the previous or next chunk) a break?
 bool IsBreak(const ChunkJob& job, size_t index) {
@@ -37,12 +53,14 @@ bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std:
     const double scale = static_cast<double>(config.outputRate) / audio.sampleRate;
 
     // Next to a break, the requested silence must be exactly the silence heard: trim the
-    // backend's own digital silence on that side.
+    // backend's own digital silence on that side. Where a chunk was cut mid-clause, the
+    // backend's utterance-edge silence would be a pause nobody asked for: trim it too.
     size_t begin = 0, end = resampled.size();
-    if (IsBreak(job, i - 1))
-      while (begin < end && IsDigitalSilence(resampled[begin])) ++begin;
-    if (IsBreak(job, i + 1))
-      while (end > begin && IsDigitalSilence(resampled[end - 1])) --end;
+    const auto margin = static_cast<size_t>(kJoinMarginSeconds * config.outputRate);
+    if (IsBreak(job, i - 1)) begin = SkipLeading(resampled, begin, end, kDigitalSilence, 0);
+    else if (i == 0 && job.continued) begin = SkipLeading(resampled, begin, end, kQuiet, margin);
+    if (IsBreak(job, i + 1)) end = SkipTrailing(resampled, begin, end, kDigitalSilence, 0);
+    else if (i + 1 == job.pieces.size() && job.continues) end = SkipTrailing(resampled, begin, end, kQuiet, margin);
 
     const auto offset = static_cast<int64_t>(pcm.size());
     const auto length = static_cast<int64_t>(end - begin);

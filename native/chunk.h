@@ -20,6 +20,8 @@ struct ChunkJob {
   std::vector<PieceJob> pieces;
   bool breakBefore = false;  // the previous chunk ends with a break
   bool breakAfter = false;   // the next chunk starts with one
+  bool continued = false;    // the previous chunk was cut mid-clause: speech runs on into this one
+  bool continues = false;    // this chunk is cut mid-clause
 };
 
 struct StreamConfig {

@@ -12,7 +12,7 @@ const FORMAT_TAG: Record<Encoding, number> = { pcm_s16le: 1, pcm_f32le: 3, pcm_a
 // kal16 is flite's diphone voice: deterministic, 16 kHz, so sample counts are exactly predictable.
 const request = (output_format: object) => ({
   model_id: 'svc_pro_v1.0',
-  transcript: 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.',
+  transcript: 'The birch canoe slid. Glue the sheet to the dark blue background. It is easy to tell.',
   voice: { mode: 'id', id: voiceId('Kal') },
   output_format,
 })
@@ -29,7 +29,7 @@ describe('encodings x sample rates', async () => {
         expect(chunks.length).toBe(native16k.length)
         chunks.forEach((chunk, i) => {
           expect(chunk.audio.length).toBe(chunk.samples * WIDTH[encoding])
-          // Each chunk is one piece resampled from 16 kHz: round(n * rate / 16000) samples.
+          // Each chunk is one sentence, one piece resampled from 16 kHz: round(n * rate / 16000) samples.
           expect(chunk.samples).toBe(Math.round((native16k[i]!.samples * sampleRate) / 16000))
         })
         const raw = Buffer.concat(await collect(engine.stream(request({ encoding, sample_rate: sampleRate }))))

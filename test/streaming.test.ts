@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { TtsError } from '../lib/index.js'
-import { decodeWav } from './helpers/audio.js'
+import { decodeWav, s16 } from './helpers/audio.js'
 import { collect, testEngine, voiceId } from './helpers/engine.js'
 
 const SENTENCES = [
@@ -43,6 +43,20 @@ describe('streaming', async () => {
       parallel.forEach((audio, i) => expect(audio.equals(serial[i]!)).toBe(true))
     }
   })
+
+  for (const model of ['svc_pro_v1.0', 'svc_flash_v1.5']) {
+    it(`${model}: a first chunk cut mid-sentence joins the next without a pause`, async () => {
+      const chunks = await collect(engine.speak({ ...flash('The birch canoe slid on the smooth planks.'), model_id: model, output_format: { sample_rate: 16000 } }))
+      expect(chunks.length).toBe(2)
+      const quietRun = (pcm: Int16Array, fromEnd: boolean) => {
+        let n = 0
+        while (n < pcm.length && Math.abs(pcm[fromEnd ? pcm.length - 1 - n : n]!) < 66) n++
+        return n
+      }
+      const gap = quietRun(s16(chunks[0]!.audio), true) + quietRun(s16(chunks[1]!.audio), false)
+      expect(gap / 16000).toBeLessThan(0.08)  // each utterance's own edge silence would be ~0.35 s
+    })
+  }
 
   it('the first chunk is a few words, later chunks are sentences', async () => {
     const chunks = await collect(engine.speak(flash(longText(3))))

@@ -123,7 +123,9 @@ export function chunkUnits(units: Unit[]): Chunk[] {
   const chunks: Chunk[] = []
   let start = 0
   for (const cut of cutPoints(units)) {
-    chunks.push({ pieces: toPieces(units.slice(start, cut + 1)) })
+    const last = units[cut]!
+    const midClause = cut < units.length - 1 && last.kind !== 'break' && pauseOf(last) === 'none'
+    chunks.push({ pieces: toPieces(units.slice(start, cut + 1)), ...(midClause && { continues: true }) })
     start = cut + 1
   }
   return chunks

@@ -68,6 +68,11 @@ export type Piece = TextPiece | PhonemePiece | BreakPiece
 
 export interface Chunk {
   pieces: Piece[]
+  /**
+   * The chunk was cut mid-clause (between words, to start audio early or bound its size): the
+   * backend's edge silence at that cut is trimmed so the speech runs on into the next chunk.
+   */
+  continues?: boolean
 }
 
 export interface SpeechPlan {
