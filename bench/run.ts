@@ -1,0 +1,22 @@
+/**
+ * `npm run bench`: runs the harness and the tinybench suite, writes bench/RESULTS.md and prints it.
+ */
+import { writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { runHarness } from './harness.js'
+import { machineInfo } from './machine.js'
+import { renderReport } from './report.js'
+import { runSuite } from './suite.js'
+import { checkTargets } from './targets.js'
+
+const startedAt = new Date()
+const started = performance.now()
+const machine = machineInfo()
+const results = await runHarness()
+process.stderr.write('[bench] tinybench suite\n')
+const suite = await runSuite()
+const run = { startedAt, durationSeconds: (performance.now() - started) / 1000, machine, loadAverageAfter: os.loadavg()[0]! }
+const report = renderReport(run, results, checkTargets(results), suite)
+writeFileSync(fileURLToPath(new URL('./RESULTS.md', import.meta.url)), report)
+process.stdout.write(report)
