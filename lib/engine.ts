@@ -89,11 +89,7 @@ export class Engine {
 
   /** One audio file for the whole transcript (container defaults to wav). */
   async synthesize(request: unknown, options: CallOptions = {}): Promise<Buffer> {
-    const resolved = await this.resolve(request, 'wav')
-    const parts: Buffer[] = []
-    for await (const chunk of this.run(resolved, options)) parts.push(chunk.audio)
-    const pcm = Buffer.concat(parts)
-    return resolved.format.container === 'wav' ? Buffer.concat([wavHeader(resolved.format, pcm.length), pcm]) : pcm
+    return (await this.render(await this.resolve(request, 'wav'), options)).audio
   }
 
   /** Audio as it is made, in the requested output_format (container defaults to raw). */
@@ -110,15 +106,7 @@ export class Engine {
 
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
   async synthesizeWithTimestamps(request: unknown, options: CallOptions = {}): Promise<TimestampedSpeech> {
-    const resolved = await this.resolve(request, 'raw')
-    const parts: Buffer[] = []
-    const words: TimedWord[] = []
-    for await (const chunk of this.run(resolved, options)) {
-      parts.push(chunk.audio)
-      words.push(...chunk.words)
-    }
-    const pcm = Buffer.concat(parts)
-    const audio = resolved.format.container === 'wav' ? Buffer.concat([wavHeader(resolved.format, pcm.length), pcm]) : pcm
+    const { audio, words } = await this.render(await this.resolve(request, 'raw'), options)
     return {
       audio_base64: audio.toString('base64'),
       alignment: {
@@ -185,6 +173,19 @@ export class Engine {
       queueCapacity: this.queueCapacity,
       chunks,
     }
+  }
+
+  /** The whole stream joined into one file in the requested container, with every word's time. */
+  private async render(resolved: ResolvedRequest, options: CallOptions): Promise<{ audio: Buffer; words: TimedWord[] }> {
+    const parts: Buffer[] = []
+    const words: TimedWord[] = []
+    for await (const chunk of this.run(resolved, options)) {
+      parts.push(chunk.audio)
+      words.push(...chunk.words)
+    }
+    const pcm = Buffer.concat(parts)
+    const audio = resolved.format.container === 'wav' ? Buffer.concat([wavHeader(resolved.format, pcm.length), pcm]) : pcm
+    return { audio, words }
   }
 
   private async *run(resolved: ResolvedRequest, { signal }: CallOptions): AsyncGenerator<SpeechChunk> {
