@@ -10,6 +10,7 @@ import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.j
 import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import {
   DEFAULT_MAX_TRANSCRIPT_CHARS,
+  engineOptionsSchema,
   listVoicesSchema,
   parseOutputFormat,
   parseSynthesisRequest,
@@ -229,6 +230,7 @@ export class Engine {
 
 /** Loads the addon, starts its engines off the main thread, and returns a ready engine. */
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
+  parseWith(engineOptionsSchema, options, 'engine options')
   const native = loadNative()
   await native.init({
     ...(options.threads !== undefined && { threads: options.threads }),

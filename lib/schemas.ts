@@ -36,6 +36,14 @@ export type SynthesisRequest = {
   language?: string
 }
 
+/** The plain (non-object) engine options; invalid values fail createEngine with INVALID_REQUEST. */
+export const engineOptionsSchema = z.object({
+  threads: z.number().int().min(1).max(64).optional(),
+  queueCapacity: z.number().int().min(1).max(64).optional(),
+  maxTranscriptChars: z.number().int().min(1).optional(),
+  espeakDataPath: z.string().min(1).optional(),
+})
+
 export const listVoicesSchema = z.object({
   limit: z.number().int().min(1).max(100).optional(),
   cursor: z.string().min(1).optional(),

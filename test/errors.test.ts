@@ -67,6 +67,13 @@ describe('request errors carry stable codes and HTTP statuses', async () => {
     expect(error.status).toBe(400)
   })
 
+  it('bad engine options are rejected with INVALID_REQUEST', async () => {
+    for (const options of [{ threads: 0 }, { queueCapacity: 1.5 }, { maxTranscriptChars: -1 }]) {
+      const error = await failure(createEngine(options))
+      expect(error.code).toBe('INVALID_REQUEST')
+    }
+  })
+
   it('a closed engine refuses new work with ENGINE_CLOSED', async () => {
     const closing = await createEngine()
     await closing.close()
