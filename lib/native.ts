@@ -58,7 +58,6 @@ export interface NativeCounters {
 export interface NativeAddon {
   init(options: { threads?: number; espeakDataPath?: string }): Promise<{ espeakSampleRate: number; poolThreads: number }>
   phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
-  espeakVoices(): Promise<{ name: string; languages: string }[]>
   counters(): NativeCounters
   SynthStream: new (plan: NativePlan) => NativeSynthStream
 }

@@ -52,22 +52,6 @@ Napi::Value Phonemize(const Napi::CallbackInfo& info) {
       [](Napi::Env e, const std::string& s) { return Napi::String::New(e, s); });
 }
 
-// espeakVoices() -> Promise<Array<{ name, languages }>>
-Napi::Value EspeakVoices(const Napi::CallbackInfo& info) {
-  return RunAsync(
-      info.Env(), [] { return EspeakBackend::Instance().ListVoices(); },
-      [](Napi::Env e, const std::vector<EspeakVoiceInfo>& voices) {
-        Napi::Array list = Napi::Array::New(e, voices.size());
-        for (size_t i = 0; i < voices.size(); ++i) {
-          Napi::Object v = Napi::Object::New(e);
-          v.Set("name", voices[i].name);
-          v.Set("languages", voices[i].languages);
-          list.Set(static_cast<uint32_t>(i), v);
-        }
-        return list;
-      });
-}
-
 // counters() -> { activeTasks, liveStreams, poolThreads, queuedTasks }
 Napi::Value Counters(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(info.Env());
@@ -82,7 +66,6 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new std::shared_ptr<EnvContext>(EnvContext::Create(env)));
   exports.Set("init", Napi::Function::New(env, Init));
   exports.Set("phonemize", Napi::Function::New(env, Phonemize));
-  exports.Set("espeakVoices", Napi::Function::New(env, EspeakVoices));
   exports.Set("counters", Napi::Function::New(env, Counters));
   exports.Set("SynthStream", SynthStream::Define(env));
   return exports;

@@ -154,22 +154,4 @@ std::string EspeakBackend::Phonemize(const std::string& text, const std::string&
   return result;
 }
 
-std::vector<EspeakVoiceInfo> EspeakBackend::ListVoices() {
-  std::lock_guard<std::mutex> lock(EspeakMutex());
-  std::vector<EspeakVoiceInfo> list;
-  for (const espeak_VOICE** v = espeak_ListVoices(nullptr); v && *v; ++v) {
-    EspeakVoiceInfo info;
-    info.name = (*v)->identifier ? (*v)->identifier : "";
-    // `languages` is a sequence of (priority byte, NUL-terminated name), ended by a zero byte.
-    for (const char* p = (*v)->languages; p && *p;) {
-      ++p;  // priority
-      if (!info.languages.empty()) info.languages.push_back(' ');
-      info.languages += p;
-      p += std::char_traits<char>::length(p) + 1;
-    }
-    list.push_back(info);
-  }
-  return list;
-}
-
 }  // namespace svc

@@ -3,16 +3,10 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "backend.h"
 
 namespace svc {
-
-struct EspeakVoiceInfo {
-  std::string name;        // what espeak_SetVoiceByName takes ("en-us", "cmn-latn-pinyin")
-  std::string languages;   // its language tags, space separated
-};
 
 class EspeakBackend : public Backend {
  public:
@@ -26,7 +20,6 @@ class EspeakBackend : public Backend {
   // as IPA or as espeak's ASCII mnemonics, clauses joined by spaces.
   std::string Phonemize(const std::string& text, const std::string& voiceName, bool ipa);
 
-  std::vector<EspeakVoiceInfo> ListVoices();
   int SampleRate() const { return sampleRate_; }
 
  private:
