@@ -63,7 +63,7 @@ interface RawTag extends SourceSpan {
 
 /** `<` or `</` followed by a tag name; anything else after `<` is literal text. */
 const TAG_START = /<(\/?)([A-Za-z][A-Za-z0-9_:-]*)/y
-const BREAK_ATTRIBUTES = /^\s+time\s*=\s*(?:'([^']*)'|"([^"]*)")\s*$/
+const BREAK_ATTRIBUTES = /^\s+time\s*=\s*(?:'([^']*)'|"([^"]*)")\s*$/i  // names are case-insensitive, like tag names
 const IPA_WORD = /\S+/g
 /** Control characters other than tab and line breaks, and lone surrogates. */
 const UNREADABLE = /[\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}]/gu

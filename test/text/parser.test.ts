@@ -66,6 +66,7 @@ describe('parseMarkup', () => {
 
   it('accepts tag names in any case', () => {
     expect(parseMarkup(`<BREAK time='1s'/>`)).toEqual([{ kind: 'break', ms: 1000, start: 0, end: 18 }])
+    expect(parseMarkup(`<BREAK TIME="1s"/>`)).toEqual([{ kind: 'break', ms: 1000, start: 0, end: 18 }])
   })
 
   it.each([

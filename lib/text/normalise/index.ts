@@ -80,7 +80,8 @@ class RuleNormaliser implements Normaliser {
   normaliseToken(token: string, context: TokenContext = {}): string {
     const [lead, core, trail] = splitPunctuation(token)
     if (trail.startsWith('.')) {
-      const abbreviation = this.rules.abbreviations[core + '.']
+      const afterName = /^\p{Lu}/u.test(context.previous ?? '') ? this.rules.abbreviationsAfterName?.[core + '.'] : undefined
+      const abbreviation = afterName ?? this.rules.abbreviations[core + '.']
       if (abbreviation !== undefined) return lead + abbreviation + trail.slice(1)
     }
     const spoken = this.expand(core, context)

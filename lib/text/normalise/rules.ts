@@ -18,6 +18,8 @@ export interface LanguageRules {
   locale: string
   /** Abbreviations as written (with their period) → spoken form. Matched case-sensitively. */
   abbreviations: Record<string, string>
+  /** Readings that win after a capitalised word, where the abbreviation ends a name ("Main St." is Street, "St. Louis" Saint). */
+  abbreviationsAfterName?: Record<string, string>
   /** Currency symbols or ISO codes → names. */
   currencies: Record<string, CurrencyRule>
   /** The decimal separator of amounts written in this language ("3.50" in English, "3,50" in German). */

@@ -11,6 +11,7 @@ export const en: LanguageRules = {
     'approx.': 'approximately', 'Inc.': 'Incorporated', 'Ltd.': 'Limited', 'No.': 'number', 'Mt.': 'Mount', 'Ave.': 'Avenue',
     'Jan.': 'January', 'Feb.': 'February', 'Aug.': 'August', 'Sept.': 'September', 'Oct.': 'October', 'Nov.': 'November', 'Dec.': 'December',
   },
+  abbreviationsAfterName: { 'St.': 'Street', 'Dr.': 'Drive' },
   currencies: {
     $: { major: { one: 'dollar', other: 'dollars' }, minor: { one: 'cent', other: 'cents' } },
     USD: { major: { one: 'dollar', other: 'dollars' }, minor: { one: 'cent', other: 'cents' } },
