@@ -9,9 +9,10 @@ import { createWriteStream } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { once } from 'node:events'
 import { parseArgs } from 'node:util'
-import { wavHeader, type Encoding, type OutputFormat } from './audio/format.js'
+import { wavHeader, type OutputFormat } from './audio/format.js'
 import { createEngine, type Engine } from './engine.js'
 import { isTtsError } from './errors.js'
+import { parseOutputFormat } from './schemas.js'
 import { LANGUAGES, type Language } from './text/types.js'
 import { PREDEFINED_VOICES, defaultVoiceFor } from './voices/predefined.js'
 
@@ -51,10 +52,9 @@ async function say(engine: Engine, text: string, values: Record<string, string |
   if (sink === process.stdout) return
   sink.end()
   await once(sink, 'finish')
-  if (request.output_format.container === 'wav') {
-    const format = { encoding: (values.encoding ?? 'pcm_s16le') as Encoding, sample_rate: Number(values['sample-rate'] ?? 44100) }
-    await writeFinalWavHeader(out, format, bytes)
-  }
+  // The same defaults the engine applied (the stream already validated the format).
+  const format = parseOutputFormat(request.output_format, 'raw')
+  if (format.container === 'wav') await writeFinalWavHeader(out, format, bytes)
 }
 
 /** A file, unlike a pipe, can get its WAV sizes filled in once the stream has ended. */

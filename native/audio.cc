@@ -87,7 +87,6 @@ soxr_t ResamplerFor(int inRate, int outRate) {
 
 }  // namespace
 
-
 std::vector<float> Resample(const std::vector<float>& input, int inRate, int outRate) {
   if (inRate == outRate || input.empty()) return input;
   const size_t expected = static_cast<size_t>(std::llround(static_cast<double>(input.size()) * outRate / inRate));
@@ -104,7 +103,6 @@ std::vector<float> Resample(const std::vector<float>& input, int inRate, int out
   output.resize(expected, 0.0f);  // pin the length so timings and byte counts are exact
   return output;
 }
-
 
 void Encode(const float* samples, size_t count, Encoding encoding, std::vector<uint8_t>& out) {
   const size_t start = out.size();
