@@ -1,9 +1,10 @@
 /**
- * The engine: resolves model and voice, plans the transcript, and runs the plan on a native
- * stream. Every entry point is built on `speak()`, a transport-agnostic stream of audio chunks
- * that each know their words, so one-shot audio is exactly the streamed chunks joined.
+ * The engine: resolves model and voice, and speaks text on a writable speech session, which plans
+ * it a sentence at a time and runs the plan on native streams. Every entry point is built on a
+ * session, a transport-agnostic stream of audio chunks that each know their words, so one-shot
+ * audio is exactly the streamed chunks joined, and text written in pieces sounds the same.
  */
-import { AlignmentBuilder, type Alignment, type TimedWord } from './alignment.js'
+import type { Alignment, TimedWord } from './alignment.js'
 import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
 import { TtsError } from './errors.js'
 import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
@@ -13,10 +14,11 @@ import {
   engineOptionsSchema,
   listVoicesSchema,
   parseOutputFormat,
+  parseSessionRequest,
   parseSynthesisRequest,
   parseWith,
 } from './schemas.js'
-import { planSpeech } from './text/index.js'
+import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './session.js'
 import { LANGUAGES, type Language } from './text/types.js'
 import { PredefinedVoiceStore } from './voices/memory-store.js'
 import type { ListVoicesOptions, StoredVoice, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
@@ -38,14 +40,7 @@ export interface CallOptions {
   signal?: AbortSignal
 }
 
-/** One piece of a speech stream: audio in the requested encoding (no container) and its words. */
-export interface SpeechChunk {
-  audio: Buffer
-  samples: number
-  /** Sample offset of this chunk in the whole stream. */
-  offsetSamples: number
-  words: TimedWord[]
-}
+export type { SpeechChunk, SpeechSession } from './session.js'
 
 export interface TimestampedSpeech {
   audio_base64: string
@@ -123,6 +118,20 @@ export class Engine {
     yield* this.run(await this.resolve(request, 'raw'), options)
   }
 
+  /**
+   * A writable speech session: write text as it comes (an LLM's tokens, a chat's messages), read
+   * the audio as it is made. `request` is a synthesis request whose `transcript` is optional (it
+   * is written at once). Audio and words equal those of the whole text sent in one request.
+   */
+  async open(request: unknown, options: CallOptions = {}): Promise<SpeechSession> {
+    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+    if (options.signal?.aborted) throw abortError(options.signal)
+    const parsed = parseSessionRequest(request, this.maxTranscriptChars)
+    const session = this.session(await this.resolveParsed({ ...parsed, transcript: parsed.transcript ?? '' }, 'raw'), options)
+    if (parsed.transcript) session.write(parsed.transcript)
+    return session
+  }
+
   /** Native work in flight, for monitoring (and for tests that check cancellation stops it). */
   counters(): NativeCounters {
     return this.native.counters()
@@ -146,7 +155,13 @@ export class Engine {
 
   private async resolve(request: unknown, defaultContainer: OutputFormat['container']): Promise<ResolvedRequest> {
     if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
-    const parsed = parseSynthesisRequest(request, this.maxTranscriptChars)
+    return this.resolveParsed(parseSynthesisRequest(request, this.maxTranscriptChars), defaultContainer)
+  }
+
+  private async resolveParsed(
+    parsed: { transcript: string; model_id: string; voice: { id: string }; output_format?: unknown; language?: string | undefined },
+    defaultContainer: OutputFormat['container'],
+  ): Promise<ResolvedRequest> {
     const format = parseOutputFormat(parsed.output_format, defaultContainer)
     const model = this.models.get(parsed.model_id)
     const voice = await this.findVoice(parsed.voice.id)
@@ -189,42 +204,32 @@ export class Engine {
     return { audio, words }
   }
 
-  private async *run(resolved: ResolvedRequest, { signal }: CallOptions): AsyncGenerator<SpeechChunk> {
-    if (signal?.aborted) throw abortError(signal)
-    const plan = await planSpeech(resolved.transcript, { language: resolved.language, backend: resolved.model.backend })
-    if (signal?.aborted) throw abortError(signal)
-    const stream = new this.native.SynthStream(this.nativePlan(resolved, plan.chunks))
-
-    // One controller per run joins the caller's signal and engine.close().
-    const controller = new AbortController()
-    const onAbort = () => controller.abort(signal?.reason)
+  /** A session for a resolved request, tied to the caller's signal and to engine.close(). */
+  private session(resolved: ResolvedRequest, { signal }: CallOptions): WritableSpeechSession {
+    const nativePlan = this.nativePlan(resolved, [])  // a voice the model cannot speak fails here
+    const session = new WritableSpeechSession({
+      plan: { language: resolved.language, backend: resolved.model.backend },
+      sampleRate: resolved.format.sample_rate,
+      bytesPerSample: BYTES_PER_SAMPLE[resolved.format.encoding],
+      maxPendingChars: this.maxTranscriptChars,
+      start: (chunks) => new this.native.SynthStream({ ...nativePlan, chunks }),
+      finished: () => {
+        signal?.removeEventListener('abort', onAbort)
+        this.live.delete(session.controller)
+      },
+    })
+    const onAbort = () => session.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
-    controller.signal.addEventListener('abort', () => stream.cancel(), { once: true })
-    this.live.add(controller)
+    this.live.add(session.controller)
+    return session
+  }
 
-    const alignment = new AlignmentBuilder(plan, resolved.format.sample_rate)
-    const width = BYTES_PER_SAMPLE[resolved.format.encoding]
-    let offsetSamples = 0
-    try {
-      for (let index = 0; ; index++) {
-        const chunk = await stream.next().catch((cause: unknown) => {
-          throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
-        })
-        if (controller.signal.aborted) {
-          const reason: unknown = controller.signal.reason
-          throw reason instanceof TtsError ? reason : abortError(controller.signal)
-        }
-        if (!chunk) return
-        if (chunk.audio.length !== chunk.samples * width) throw new TtsError('SYNTHESIS_FAILED', 'native chunk size mismatch')
-        const words = alignment.addChunk(index, chunk, offsetSamples)
-        yield { audio: chunk.audio, samples: chunk.samples, offsetSamples, words }
-        offsetSamples += chunk.samples
-      }
-    } finally {
-      stream.cancel()  // a consumer that stops early stops the native work too
-      signal?.removeEventListener('abort', onAbort)
-      this.live.delete(controller)
-    }
+  private async *run(resolved: ResolvedRequest, options: CallOptions): AsyncGenerator<SpeechChunk> {
+    if (options.signal?.aborted) throw abortError(options.signal)
+    const session = this.session(resolved, options)
+    session.write(resolved.transcript)
+    session.end()
+    yield* session
   }
 }
 
