@@ -7,6 +7,7 @@
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "pool.h"
+#include "random.h"
 #include "stream.h"
 
 namespace svc {
@@ -28,6 +29,7 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
   return RunAsync(
       info.Env(),
       [dataPath] {
+        InstallBackendRandom();
         const int rate = EspeakBackend::Instance(dataPath).SampleRate();
         FliteBackend::Instance();
         return rate;
