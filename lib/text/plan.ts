@@ -4,6 +4,7 @@
  */
 import { TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
+import { boundSegments } from './bounds.js'
 import { chunkUnits } from './chunker.js'
 import { ipaWordToPhonemes } from './ipa/index.js'
 import { parseMarkup, type DigitsSegment, type Segment } from './parser.js'
@@ -70,7 +71,7 @@ function mergeBreaks(units: Unit[]): Unit[] {
 
 async function plan(transcript: string, opts: PlanOptions): Promise<SpeechPlan> {
   checkOptions(transcript, opts)
-  const segments = parseMarkup(transcript)
+  const segments = boundSegments(parseMarkup(transcript), opts.language)
   const reader = await createReader(opts, segments)
   const words: SourceWord[] = []
   const addWord = collector(words, transcript)

@@ -43,7 +43,7 @@ export async function createReader(opts: PlanOptions, segments: Segment[]): Prom
   if (opts.language === 'ja') {
     const texts = [...new Set(segments.flatMap((s) => (s.kind === 'text' && s.text.trim() !== '' ? [s.text] : [])))]
     if (texts.length > 0) {
-      const tokens = await tokenizeJapanese(texts)
+      const tokens = await tokenizeJapanese(texts, opts.signal)
       return japaneseReader(new Map(texts.map((text, i) => [text, tokens[i]!])))
     }
   }
