@@ -6,10 +6,12 @@
  */
 import type { Alignment, TimedWord } from './alignment.js'
 import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
+import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
 import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import {
+  callOptionsSchema,
   DEFAULT_MAX_TRANSCRIPT_CHARS,
   engineOptionsSchema,
   listVoicesSchema,
@@ -17,8 +19,10 @@ import {
   parseSessionRequest,
   parseSynthesisRequest,
   parseWith,
+  voiceRenderingSchema,
 } from './schemas.js'
 import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './session.js'
+import { checkSpeechPlan, DEFAULT_MAX_AUDIO_SECONDS } from './text/bounds.js'
 import { LANGUAGES, type Language } from './text/types.js'
 import { PredefinedVoiceStore } from './voices/memory-store.js'
 import type { ListVoicesOptions, StoredVoice, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
@@ -30,6 +34,8 @@ export interface EngineOptions {
   queueCapacity?: number
   /** Longest transcript accepted, in UTF-16 characters (default 100 000). */
   maxTranscriptChars?: number
+  /** Longest audio of one request in seconds, breaks included (default 1800): estimated before synthesis, enforced during it. */
+  maxAudioSeconds?: number
   /** espeak-ng data directory (default: the system's). */
   espeakDataPath?: string
   voiceStore?: VoiceStore
@@ -55,16 +61,13 @@ interface ResolvedRequest {
   format: OutputFormat
 }
 
-function abortError(signal: AbortSignal): TtsError {
-  return new TtsError('ABORTED', 'synthesis was aborted', { cause: signal.reason })
-}
-
 export class Engine {
   readonly models: ModelRegistry
   private readonly voiceStore: VoiceStore
   private readonly queueCapacity: number
   private readonly maxTranscriptChars: number
-  private readonly live = new Set<AbortController>()
+  private readonly maxAudioSeconds: number
+  private readonly calls = new CallTracker()
   private closed = false
 
   constructor(
@@ -75,6 +78,7 @@ export class Engine {
     this.voiceStore = options.voiceStore ?? new PredefinedVoiceStore()
     this.queueCapacity = options.queueCapacity ?? 2
     this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
+    this.maxAudioSeconds = options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS
   }
 
   readonly voices = {
@@ -84,25 +88,42 @@ export class Engine {
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
-  async synthesize(request: unknown, options: CallOptions = {}): Promise<Buffer> {
-    return (await this.render(await this.resolve(request, 'wav'), options)).audio
+  async synthesize(request: unknown, options?: CallOptions): Promise<Buffer> {
+    const scope = this.begin(options)
+    try {
+      return (await this.render(await this.resolve(request, 'wav', scope), scope)).audio
+    } finally {
+      scope.end()
+    }
   }
 
   /** Audio as it is made, in the requested output_format (container defaults to raw). */
-  async *stream(request: unknown, options: CallOptions = {}): AsyncGenerator<Buffer> {
-    const resolved = await this.resolve(request, 'raw')
-    // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
-    let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
-    for await (const chunk of this.run(resolved, options)) {
-      yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
-      header = undefined
+  async *stream(request: unknown, options?: CallOptions): AsyncGenerator<Buffer> {
+    const scope = this.begin(options)
+    try {
+      const resolved = await this.resolve(request, 'raw', scope)
+      // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
+      let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
+      for await (const chunk of this.run(resolved, scope)) {
+        yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
+        header = undefined
+      }
+      if (header) yield header  // breaks of zero length only: still a valid, empty WAV
+    } finally {
+      scope.end()
     }
-    if (header) yield header  // nothing to say (markup only): still a valid, empty WAV
   }
 
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
-  async synthesizeWithTimestamps(request: unknown, options: CallOptions = {}): Promise<TimestampedSpeech> {
-    const { audio, words } = await this.render(await this.resolve(request, 'raw'), options)
+  async synthesizeWithTimestamps(request: unknown, options?: CallOptions): Promise<TimestampedSpeech> {
+    const scope = this.begin(options)
+    let rendered: { audio: Buffer; words: TimedWord[] }
+    try {
+      rendered = await this.render(await this.resolve(request, 'raw', scope), scope)
+    } finally {
+      scope.end()
+    }
+    const { audio, words } = rendered
     return {
       audio_base64: audio.toString('base64'),
       alignment: {
@@ -114,8 +135,13 @@ export class Engine {
   }
 
   /** The transport-agnostic stream: raw audio chunks in the requested encoding, each with its words. */
-  async *speak(request: unknown, options: CallOptions = {}): AsyncGenerator<SpeechChunk> {
-    yield* this.run(await this.resolve(request, 'raw'), options)
+  async *speak(request: unknown, options?: CallOptions): AsyncGenerator<SpeechChunk> {
+    const scope = this.begin(options)
+    try {
+      yield* this.run(await this.resolve(request, 'raw', scope), scope)
+    } finally {
+      scope.end()
+    }
   }
 
   /**
@@ -123,13 +149,18 @@ export class Engine {
    * the audio as it is made. `request` is a synthesis request whose `transcript` is optional (it
    * is written at once). Audio and words equal those of the whole text sent in one request.
    */
-  async open(request: unknown, options: CallOptions = {}): Promise<SpeechSession> {
-    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
-    if (options.signal?.aborted) throw abortError(options.signal)
-    const parsed = parseSessionRequest(request, this.maxTranscriptChars)
-    const session = this.session(await this.resolveParsed({ ...parsed, transcript: parsed.transcript ?? '' }, 'raw'), options)
-    if (parsed.transcript) session.write(parsed.transcript)
-    return session
+  async open(request: unknown, options?: CallOptions): Promise<SpeechSession> {
+    const scope = this.begin(options)
+    try {
+      const parsed = parseSessionRequest(request, this.maxTranscriptChars)
+      const resolved = await this.resolveParsed({ ...parsed, transcript: parsed.transcript ?? '' }, 'raw', scope)
+      const session = this.session(resolved, scope, { whole: false, onFinish: () => scope.end() })
+      if (parsed.transcript) session.write(parsed.transcript)
+      return session
+    } catch (error) {
+      scope.end()
+      throw error
+    }
   }
 
   /** Native work in flight, for monitoring (and for tests that check cancellation stops it). */
@@ -137,34 +168,48 @@ export class Engine {
     return this.native.counters()
   }
 
-  /** Stops every stream of this engine; later calls fail with ENGINE_CLOSED. */
+  /** Aborts every call of this engine in flight (resolving, planning or streaming); later calls fail with ENGINE_CLOSED. */
   async close(): Promise<void> {
     this.closed = true
-    for (const controller of this.live) controller.abort(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
+    this.calls.abortAll(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close()
   }
 
+  /** Starts a call: checks its options and ties it to the caller's signal and to close(). */
+  private begin(options: unknown): CallScope {
+    const { signal } = parseWith(callOptionsSchema, options ?? {}, 'call options')
+    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+    return this.calls.begin(signal)
+  }
+
   private async findVoice(voiceId: string): Promise<StoredVoice> {
-    const voice = await this.voiceStore.get(voiceId)
+    let voice: StoredVoice | undefined
+    try {
+      voice = await this.voiceStore.get(voiceId)
+    } catch (cause) {
+      if (cause instanceof TtsError) throw cause
+      throw new TtsError('SYNTHESIS_FAILED', `the voice store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    }
     if (!voice) throw new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
     return voice
   }
 
-  private async resolve(request: unknown, defaultContainer: OutputFormat['container']): Promise<ResolvedRequest> {
-    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
-    return this.resolveParsed(parseSynthesisRequest(request, this.maxTranscriptChars), defaultContainer)
+  private async resolve(request: unknown, defaultContainer: OutputFormat['container'], scope: CallScope): Promise<ResolvedRequest> {
+    return this.resolveParsed(parseSynthesisRequest(request, this.maxTranscriptChars), defaultContainer, scope)
   }
 
   private async resolveParsed(
     parsed: { transcript: string; model_id: string; voice: { id: string }; output_format?: unknown; language?: string | undefined },
     defaultContainer: OutputFormat['container'],
+    scope: CallScope,
   ): Promise<ResolvedRequest> {
     const format = parseOutputFormat(parsed.output_format, defaultContainer)
     const model = this.models.get(parsed.model_id)
     const voice = await this.findVoice(parsed.voice.id)
+    scope.throwIfAborted()
     const language = (parsed.language ?? voice.record.language) as Language
     if (!(LANGUAGES as readonly string[]).includes(language) || !model.languages.includes(language)) {
       const why = parsed.language === undefined ? `voice '${voice.record.name}' speaks '${language}', which` : `language '${language}'`
@@ -175,6 +220,10 @@ export class Engine {
 
   private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
     const { model, voice, language, format } = resolved
+    const rendering = voiceRenderingSchema.safeParse(voice.rendering)
+    if (!rendering.success) {
+      throw new TtsError('INVALID_VOICE', `voice '${voice.record.voice_id}' cannot be rendered: ${rendering.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    }
     const flite = model.backend === 'flite'
     if (flite && !voice.rendering.flite) {
       throw new TtsError('VOICE_NOT_FOUND', `voice '${voice.record.name}' has no rendering for ${model.id}`)
@@ -192,10 +241,10 @@ export class Engine {
   }
 
   /** The whole stream joined into one file in the requested container, with every word's time. */
-  private async render(resolved: ResolvedRequest, options: CallOptions): Promise<{ audio: Buffer; words: TimedWord[] }> {
+  private async render(resolved: ResolvedRequest, scope: CallScope): Promise<{ audio: Buffer; words: TimedWord[] }> {
     const parts: Buffer[] = []
     const words: TimedWord[] = []
-    for await (const chunk of this.run(resolved, options)) {
+    for await (const chunk of this.run(resolved, scope)) {
       parts.push(chunk.audio)
       words.push(...chunk.words)
     }
@@ -204,29 +253,31 @@ export class Engine {
     return { audio, words }
   }
 
-  /** A session for a resolved request, tied to the caller's signal and to engine.close(). */
-  private session(resolved: ResolvedRequest, { signal }: CallOptions): WritableSpeechSession {
-    const nativePlan = this.nativePlan(resolved, [])  // a voice the model cannot speak fails here
-    const session = new WritableSpeechSession({
-      plan: { language: resolved.language, backend: resolved.model.backend },
-      sampleRate: resolved.format.sample_rate,
-      bytesPerSample: BYTES_PER_SAMPLE[resolved.format.encoding],
-      maxPendingChars: this.maxTranscriptChars,
-      start: (chunks) => new this.native.SynthStream({ ...nativePlan, chunks }),
-      finished: () => {
-        signal?.removeEventListener('abort', onAbort)
-        this.live.delete(session.controller)
+  /**
+   * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
+   * whole before synthesis (it has something to say, and not too much).
+   */
+  private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): WritableSpeechSession {
+    const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
+    const { speed } = resolved.voice.rendering
+    return new WritableSpeechSession(
+      {
+        plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
+        sampleRate: resolved.format.sample_rate,
+        bytesPerSample: BYTES_PER_SAMPLE[resolved.format.encoding],
+        maxPendingChars: this.maxTranscriptChars,
+        maxAudioSeconds: this.maxAudioSeconds,
+        ...(how.whole && { checkPlan: (plan) => checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed }) }),
+        start: (chunks) => new this.native.SynthStream({ ...nativePlan, chunks }),
+        ...(how.onFinish && { finished: how.onFinish }),
       },
-    })
-    const onAbort = () => session.abort(signal?.reason)
-    signal?.addEventListener('abort', onAbort, { once: true })
-    this.live.add(session.controller)
-    return session
+      scope,
+    )
   }
 
-  private async *run(resolved: ResolvedRequest, options: CallOptions): AsyncGenerator<SpeechChunk> {
-    if (options.signal?.aborted) throw abortError(options.signal)
-    const session = this.session(resolved, options)
+  private async *run(resolved: ResolvedRequest, scope: CallScope): AsyncGenerator<SpeechChunk> {
+    scope.throwIfAborted()
+    const session = this.session(resolved, scope, { whole: true })
     session.write(resolved.transcript)
     session.end()
     yield* session
@@ -237,9 +288,13 @@ export class Engine {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   parseWith(engineOptionsSchema, options, 'engine options')
   const native = loadNative()
-  await native.init({
-    ...(options.threads !== undefined && { threads: options.threads }),
-    ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
-  })
+  try {
+    await native.init({
+      ...(options.threads !== undefined && { threads: options.threads }),
+      ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
+    })
+  } catch (cause) {
+    throw new TtsError('NATIVE_LOAD_FAILED', `the native engines failed to start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  }
   return new Engine(native, options)
 }

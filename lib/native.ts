@@ -33,10 +33,10 @@ export interface NativePlan {
  */
 export interface NativeChunkPlan {
   pieces: NativePiece[]
-  breakBefore: boolean
-  breakAfter: boolean
-  continued: boolean
-  continues: boolean
+  breakBefore?: boolean
+  breakAfter?: boolean
+  continued?: boolean
+  continues?: boolean
 }
 
 /** A word event: `char` is a code-point offset into the piece's text; samples count from the chunk's start. */

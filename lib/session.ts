@@ -5,10 +5,11 @@
  * gives the same audio and words however it was written.
  */
 import { AlignmentBuilder, type TimedWord } from './alignment.js'
+import type { CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import type { NativeChunk, NativeChunkPlan, NativeSynthStream } from './native.js'
 import { SpeechPlanner } from './text/plan.js'
-import type { Chunk, PlanOptions, SourceWord } from './text/types.js'
+import type { Chunk, PlanOptions, SourceWord, SpeechPlan } from './text/types.js'
 
 /** One piece of a speech stream: audio in the requested encoding (no container) and its words. */
 export interface SpeechChunk {
@@ -38,10 +39,14 @@ export interface SessionSynthesis {
   bytesPerSample: number
   /** Longest text waiting for its sentence to end, in UTF-16 characters. */
   maxPendingChars: number
+  /** Longest audio of the session, breaks included. */
+  maxAudioSeconds: number
+  /** Refuses a planned take before it is synthesised (throws a TtsError). */
+  checkPlan?: (plan: SpeechPlan) => void
   /** Starts synthesising planned chunks at once. */
   start(chunks: NativeChunkPlan[]): NativeSynthStream
   /** Called once when the session is over: read to the end, left early, or aborted. */
-  finished(): void
+  finished?: () => void
 }
 
 /** Chunks planned together, and the index after the last word they speak. */
@@ -59,7 +64,6 @@ function endsWithBreak(chunk: Chunk | undefined): boolean {
 }
 
 export class WritableSpeechSession implements SpeechSession {
-  readonly controller = new AbortController()
   private readonly planner: SpeechPlanner
   private readonly words: SourceWord[] = []
   /** Planned takes not yet handed to a native stream. */
@@ -76,13 +80,17 @@ export class WritableSpeechSession implements SpeechSession {
   private iterated = false
   private finished = false
 
-  constructor(private readonly synthesis: SessionSynthesis) {
+  /** `scope` is the call: the caller's signal and engine.close() abort it. */
+  constructor(
+    private readonly synthesis: SessionSynthesis,
+    private readonly scope: CallScope,
+  ) {
     this.planner = new SpeechPlanner(synthesis.plan)
-    this.controller.signal.addEventListener('abort', () => {
+    scope.onCancel(() => {
       for (const stream of this.streams) stream.cancel()
       this.notify()
-      this.finish()
-    }, { once: true })
+    })
+    scope.signal.addEventListener('abort', () => this.finish(), { once: true })
   }
 
   write(text: string): void {
@@ -111,7 +119,7 @@ export class WritableSpeechSession implements SpeechSession {
   }
 
   abort(reason?: unknown): void {
-    this.controller.abort(reason)
+    this.scope.abort(reason)
   }
 
   [Symbol.asyncIterator](): AsyncIterator<SpeechChunk> {
@@ -123,7 +131,7 @@ export class WritableSpeechSession implements SpeechSession {
   private finish(): void {
     if (this.finished) return
     this.finished = true
-    this.synthesis.finished()
+    this.synthesis.finished?.()
   }
 
   private fail(error: TtsError): void {
@@ -152,6 +160,7 @@ export class WritableSpeechSession implements SpeechSession {
       const ending = this.endRequested
       try {
         const plan = await this.planner.take()
+        this.synthesis.checkPlan?.(plan)
         this.words.push(...plan.words)
         if (plan.chunks.length > 0) this.planned.push({ chunks: plan.chunks, wordsEnd: this.words.length })
         if (ending) this.allPlanned = true
@@ -161,13 +170,6 @@ export class WritableSpeechSession implements SpeechSession {
       this.notify()
     } while (this.planAgain && !this.failure && !this.finished)
     this.planning = undefined
-  }
-
-  private throwIfAborted(): void {
-    const signal = this.controller.signal
-    if (!signal.aborted) return
-    const reason: unknown = signal.reason
-    throw reason instanceof TtsError ? reason : new TtsError('ABORTED', 'synthesis was aborted', { cause: reason })
   }
 
   /** Hands a take's chunks to a new native stream, which starts synthesising at once. */
@@ -191,7 +193,7 @@ export class WritableSpeechSession implements SpeechSession {
   /** The next planned take, started; undefined once everything is spoken. */
   private async nextTake(): Promise<StartedTake | undefined> {
     for (;;) {
-      this.throwIfAborted()
+      this.scope.throwIfAborted()
       const take = this.planned.shift()
       if (take) return this.start(take)
       if (this.failure) throw this.failure
@@ -206,7 +208,7 @@ export class WritableSpeechSession implements SpeechSession {
     const audio = await stream.next().catch((cause: unknown) => {
       throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
     })
-    this.throwIfAborted()
+    this.scope.throwIfAborted()
     if (audio && audio.audio.length !== audio.samples * this.synthesis.bytesPerSample) {
       throw new TtsError('SYNTHESIS_FAILED', 'native chunk size mismatch')
     }
@@ -215,6 +217,7 @@ export class WritableSpeechSession implements SpeechSession {
 
   private async *chunks(): AsyncGenerator<SpeechChunk> {
     const alignment = new AlignmentBuilder(this.words, this.synthesis.sampleRate)
+    const { maxAudioSeconds, sampleRate } = this.synthesis
     let offsetSamples = 0
     let upcoming: StartedTake | undefined
     try {
@@ -228,6 +231,9 @@ export class WritableSpeechSession implements SpeechSession {
           if (next) upcoming = this.start(next)
           const audio = await this.nextAudio(take.stream)
           if (!audio) throw new TtsError('SYNTHESIS_FAILED', 'a native stream ended before its last chunk')
+          if (offsetSamples + audio.samples > maxAudioSeconds * sampleRate) {
+            throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${maxAudioSeconds} s a request`, { extra: { max_seconds: maxAudioSeconds } })
+          }
           const throughWord = index === take.chunks.length - 1 ? take.wordsEnd - 1 : undefined
           const words = alignment.addChunk(take.chunks[index]!, audio, offsetSamples, throughWord)
           yield { audio: audio.audio, samples: audio.samples, offsetSamples, words }

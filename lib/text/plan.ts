@@ -5,11 +5,13 @@
  */
 import { TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
+import { boundSegments } from './bounds.js'
 import { chunkUnits } from './chunker.js'
 import { ipaWordToPhonemes } from './ipa/index.js'
 import { parseMarkup, parseMarkupPrefix, type DigitsSegment, type Segment } from './parser.js'
-import { createReader, type TokenReader, type WordCollector } from './readers.js'
+import { createReader } from './readers.js'
 import { splitSentences } from './sentences.js'
+import type { TokenReader, WordCollector } from './token-reader.js'
 import { LANGUAGES, type Chunk, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
 import type { Unit } from './units.js'
 
@@ -141,7 +143,10 @@ export class SpeechPlanner {
   private async planPrefix(limit: number, final: boolean): Promise<SpeechPlan> {
     const text = this.pending.slice(0, limit)
     const parsed = this.ended ? { segments: parseMarkup(text), end: text.length } : parseMarkupPrefix(text)
-    const { sentences, end } = splitSentences(parsed.segments, this.opts.language, final, parsed.end)
+    const split = splitSentences(parsed.segments, this.opts.language, final, parsed.end)
+    // Bounds apply within a sentence, so they cut the same places however the text was written.
+    const sentences = split.sentences.map((sentence) => boundSegments(sentence, this.opts.language))
+    const { end } = split
     const words: SourceWord[] = []
     const chunks: Chunk[] = []
     if (sentences.length > 0) {

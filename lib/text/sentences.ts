@@ -10,9 +10,10 @@ import type { Segment, TextSegment } from './parser.js'
 import { tokenize } from './tokens.js'
 import type { Language } from './types.js'
 
-const CLOSERS = `["'”’»)\\]」』）]*`
-/** Chinese and Japanese sentences end inside a run of text, at their own punctuation or at ASCII punctuation before a space. */
-const CJK_SENTENCE_END = new RegExp(`(?:[。．！？…]+${CLOSERS}|[.!?]+${CLOSERS}(?=\\s))`, 'gu')
+/** A run of sentence punctuation with the closing quotes and brackets after it. */
+const SENTENCE_MARKS = /[。．！？….!?]+["'”’»)\]」』）]*/gu
+const CJK_MARK = /[。．！？…]/u
+const SPACE = /\s/
 const NON_SPACE = /\S/g
 
 export interface SentenceSplit {
@@ -24,7 +25,14 @@ export interface SentenceSplit {
 /** Offsets (after the punctuation) where sentences end inside a text segment. */
 function sentenceEnds(segment: TextSegment, language: Language): number[] {
   if (language === 'zh' || language === 'ja') {
-    return Array.from(segment.text.matchAll(CJK_SENTENCE_END), (match) => segment.start + match.index + match[0].length)
+    // Chinese and Japanese sentences end inside a run of text: at their own punctuation, or at
+    // ASCII punctuation before a space (so "3.5" does not end one).
+    const ends: number[] = []
+    for (const match of segment.text.matchAll(SENTENCE_MARKS)) {
+      const end = match.index + match[0].length
+      if (CJK_MARK.test(match[0]) || SPACE.test(segment.text[end] ?? '')) ends.push(segment.start + end)
+    }
+    return ends
   }
   const normaliser = normaliserFor(language)
   return tokenize(segment, (token) => normaliser.isAbbreviation(token))
