@@ -189,6 +189,11 @@ export class Engine {
     const model = this.models.get(parsed.model_id)
     const voice = await this.findVoice(parsed.voice.id)
     scope.throwIfAborted()
+    // A custom store's rendering is checked before anything is estimated or sent to the addon.
+    const rendering = voiceRenderingSchema.safeParse(voice.rendering)
+    if (!rendering.success) {
+      throw new TtsError('INVALID_VOICE', `voice '${voice.record.voice_id}' cannot be rendered: ${rendering.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    }
     const language = (parsed.language ?? voice.record.language) as Language
     if (!(LANGUAGES as readonly string[]).includes(language) || !model.languages.includes(language)) {
       const why = parsed.language === undefined ? `voice '${voice.record.name}' speaks '${language}', which` : `language '${language}'`
@@ -199,10 +204,6 @@ export class Engine {
 
   private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
     const { model, voice, language, format } = resolved
-    const rendering = voiceRenderingSchema.safeParse(voice.rendering)
-    if (!rendering.success) {
-      throw new TtsError('INVALID_VOICE', `voice '${voice.record.voice_id}' cannot be rendered: ${rendering.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
-    }
     const flite = model.backend === 'flite'
     if (flite && !voice.rendering.flite) {
       throw new TtsError('VOICE_NOT_FOUND', `voice '${voice.record.name}' has no rendering for ${model.id}`)
