@@ -96,6 +96,17 @@ export function parseOutputFormat(value: unknown, defaultContainer: OutputFormat
   }
 }
 
+/** A speech session's request: a synthesis request whose transcript (written at once) is optional. */
+export const sessionRequestSchema = synthesisRequestSchema.extend({ transcript: z.string().optional() })
+
+export function parseSessionRequest(value: unknown, maxTranscriptChars: number): z.infer<typeof sessionRequestSchema> {
+  const request = parseWith(sessionRequestSchema, value, 'session request')
+  if (request.transcript !== undefined && request.transcript.length > maxTranscriptChars) {
+    throw new TtsError('TRANSCRIPT_TOO_LONG', `transcript has ${request.transcript.length} characters; the limit is ${maxTranscriptChars}`)
+  }
+  return request
+}
+
 export function parseSynthesisRequest(value: unknown, maxTranscriptChars: number): z.infer<typeof synthesisRequestSchema> {
   const request = parseWith(synthesisRequestSchema, value, 'synthesis request')
   if (request.transcript.length > maxTranscriptChars) {
