@@ -189,6 +189,7 @@ export class Engine {
     const format = parseOutputFormat(parsed.output_format, defaultContainer)
     const model = this.models.get(parsed.model_id)
     const voice = await abortable(this.findVoice(parsed.voice.id), scope.signal)
+    // A custom store's rendering is checked before anything is estimated or sent to the addon.
     const rendering = voiceRenderingSchema.safeParse(voice.rendering)
     if (!rendering.success) {
       throw new TtsError('INVALID_VOICE', `voice '${voice.record.voice_id}' cannot be rendered: ${rendering.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
