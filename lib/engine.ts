@@ -6,6 +6,7 @@
  */
 import type { Alignment, TimedWord } from './alignment.js'
 import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
+import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
@@ -180,7 +181,7 @@ export class Engine {
 
   /** Starts a call: checks its options and ties it to the caller's signal and to close(). */
   private begin(options: unknown): CallScope {
-    const { signal } = parseWith(callOptionsSchema, options ?? {}, 'call options')
+    const { signal } = parseWith(callOptionsSchema, options === undefined ? {} : options, 'call options')
     if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
     return this.calls.begin(signal)
   }
@@ -208,8 +209,12 @@ export class Engine {
   ): Promise<ResolvedRequest> {
     const format = parseOutputFormat(parsed.output_format, defaultContainer)
     const model = this.models.get(parsed.model_id)
-    const voice = await this.findVoice(parsed.voice.id)
-    scope.throwIfAborted()
+    const voice = await abortable(this.findVoice(parsed.voice.id), scope.signal)
+    // A custom store's rendering is checked before anything is estimated or sent to the addon.
+    const rendering = voiceRenderingSchema.safeParse(voice.rendering)
+    if (!rendering.success) {
+      throw new TtsError('INVALID_VOICE', `voice '${voice.record.voice_id}' cannot be rendered: ${rendering.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    }
     const language = (parsed.language ?? voice.record.language) as Language
     if (!(LANGUAGES as readonly string[]).includes(language) || !model.languages.includes(language)) {
       const why = parsed.language === undefined ? `voice '${voice.record.name}' speaks '${language}', which` : `language '${language}'`
@@ -220,10 +225,6 @@ export class Engine {
 
   private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
     const { model, voice, language, format } = resolved
-    const rendering = voiceRenderingSchema.safeParse(voice.rendering)
-    if (!rendering.success) {
-      throw new TtsError('INVALID_VOICE', `voice '${voice.record.voice_id}' cannot be rendered: ${rendering.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
-    }
     const flite = model.backend === 'flite'
     if (flite && !voice.rendering.flite) {
       throw new TtsError('VOICE_NOT_FOUND', `voice '${voice.record.name}' has no rendering for ${model.id}`)

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { CONTAINERS, ENCODINGS, SAMPLE_RATES, type OutputFormat } from './audio/format.js'
-import { TtsError } from './errors.js'
+import { TtsError, type ErrorCode } from './errors.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
 
@@ -71,11 +71,11 @@ function describe(error: z.ZodError): string {
 }
 
 /** schema.safeParse, with a value that throws while it is read (a getter, a Proxy) as INVALID_REQUEST. */
-function safeParse<T>(schema: z.ZodType<T>, value: unknown, what: string): ReturnType<z.ZodType<T>['safeParse']> {
+function safeParse<T>(schema: z.ZodType<T>, value: unknown, what: string, code: ErrorCode = 'INVALID_REQUEST'): ReturnType<z.ZodType<T>['safeParse']> {
   try {
     return schema.safeParse(value)
   } catch (cause) {
-    throw new TtsError('INVALID_REQUEST', `invalid ${what}: reading it threw ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    throw new TtsError(code, `invalid ${what}: reading it threw ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
   }
 }
 
@@ -87,7 +87,7 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string)
 
 /** Resolves output_format with its defaults (raw, pcm_s16le, 44100), given the container default of the call. */
 export function parseOutputFormat(value: unknown, defaultContainer: OutputFormat['container']): OutputFormat {
-  const result = safeParse(outputFormatSchema, value ?? {}, 'output_format')
+  const result = safeParse(outputFormatSchema, value ?? {}, 'output_format', 'FORMAT_NOT_RECOGNIZED')
   if (!result.success) throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(result.error)}`)
   return {
     container: result.data.container ?? defaultContainer,
