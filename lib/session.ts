@@ -62,6 +62,17 @@ interface StartedTake extends Take {
   stream: NativeSynthStream
 }
 
+/**
+ * Cancels the session's native streams. Made outside the session so that the closure holds only
+ * the streams: the scope keeps its canceller until the call is collected, and a closure made in
+ * the constructor would share a context that holds the session itself.
+ */
+function cancelAll(streams: Set<NativeSynthStream>): () => void {
+  return () => {
+    for (const stream of streams) stream.cancel()
+  }
+}
+
 function endsWithBreak(chunk: Chunk | undefined): boolean {
   return chunk?.pieces[chunk.pieces.length - 1]?.kind === 'break'
 }
@@ -89,11 +100,11 @@ export class WritableSpeechSession implements SpeechSession {
     private readonly scope: CallScope,
   ) {
     this.planner = new SpeechPlanner(synthesis.plan)
-    scope.onCancel(() => {
-      for (const stream of this.streams) stream.cancel()
+    scope.onCancel(cancelAll(this.streams))
+    scope.signal.addEventListener('abort', () => {
       this.notify()
-    })
-    scope.signal.addEventListener('abort', () => this.finish(), { once: true })
+      this.finish()
+    }, { once: true })
   }
 
   write(text: string): void {
