@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process'
 import { setMaxListeners } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os, { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,6 +21,7 @@ import { HARVARD_SENTENCES, THOUSAND_WORDS, TWO_SENTENCES, wordCount } from './t
 import { measureWer, type WerResult } from './wer.js'
 
 const run = promisify(execFile)
+const MARKED_SECTION = /<!-- ([\w-]+):start -->[\s\S]*?<!-- \1:end -->/g
 const TEN_THOUSAND_WORDS = Array.from({ length: 10 }, () => THOUSAND_WORDS).join(' ')
 
 interface Figure {
@@ -192,8 +193,11 @@ async function main(): Promise<void> {
     out(`| ${result.subject.label} | ${result.oursPercent.toFixed(1)}% | ${result.cliPercent.toFixed(1)}% | ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} | ${verdict(diff <= 1)} |`)
   }
   out()
-  const report = `${lines.join('\n')}\n`
-  writeFileSync(fileURLToPath(new URL('./RESULTS.md', import.meta.url)), report)
+  // Other benches keep their own sections of RESULTS.md between <!-- name:start/end --> markers.
+  const resultsPath = fileURLToPath(new URL('./RESULTS.md', import.meta.url))
+  const kept = existsSync(resultsPath) ? (readFileSync(resultsPath, 'utf8').match(MARKED_SECTION) ?? []) : []
+  const report = [`${lines.join('\n')}\n`, ...kept.map((section) => `${section.trimEnd()}\n`)].join('\n')
+  writeFileSync(resultsPath, report)
   process.stdout.write(report)
 }
 
