@@ -63,6 +63,18 @@ function endsWithBreak(chunk: Chunk | undefined): boolean {
   return chunk?.pieces[chunk.pieces.length - 1]?.kind === 'break'
 }
 
+/**
+ * The scope keeps its cancel callback until the call is collected, so the callback must not hold
+ * the session (which holds the scope), or a session its reader drops could never be collected.
+ * Built outside the class, so its closure cannot share a context that holds `this`.
+ */
+function cancelStreams(streams: Set<NativeSynthStream>, session: WeakRef<{ wakeReader(): void }>): () => void {
+  return () => {
+    for (const stream of streams) stream.cancel()
+    session.deref()?.wakeReader()
+  }
+}
+
 export class WritableSpeechSession implements SpeechSession {
   private readonly planner: SpeechPlanner
   private readonly words: SourceWord[] = []
@@ -86,10 +98,7 @@ export class WritableSpeechSession implements SpeechSession {
     private readonly scope: CallScope,
   ) {
     this.planner = new SpeechPlanner(synthesis.plan)
-    scope.onCancel(() => {
-      for (const stream of this.streams) stream.cancel()
-      this.notify()
-    })
+    scope.onCancel(cancelStreams(this.streams, new WeakRef(this)))
     scope.signal.addEventListener('abort', () => this.finish(), { once: true })
   }
 
@@ -136,6 +145,11 @@ export class WritableSpeechSession implements SpeechSession {
 
   private fail(error: TtsError): void {
     this.failure ??= error
+    this.notify()
+  }
+
+  /** Wakes a reader waiting for planned text (an abort must not leave it waiting). */
+  wakeReader(): void {
     this.notify()
   }
 

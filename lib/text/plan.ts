@@ -3,7 +3,7 @@
  * words, turns every segment into units (normalised text, phonemes in the backend's alphabet,
  * breaks) and chunks them, a sentence at a time.
  */
-import { TtsError } from '../errors.js'
+import { abortedError, TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
 import { boundSegments } from './bounds.js'
 import { chunkUnits } from './chunker.js'
@@ -14,6 +14,9 @@ import { splitSentences } from './sentences.js'
 import type { TokenReader, WordCollector } from './token-reader.js'
 import { LANGUAGES, type Chunk, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
 import type { Unit } from './units.js'
+
+/** Longest stretch of planning on the event loop before it yields to other work. */
+const PLAN_SLICE_MS = 10
 
 function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (typeof transcript !== 'string') throw new TtsError('INVALID_REQUEST', 'transcript must be a string')
@@ -155,9 +158,16 @@ export class SpeechPlanner {
         words.push({ text: text.slice(start, stop), start: this.base + start, end: this.base + stop })
         return this.wordCount + words.length - 1
       }
+      let sliceStart = performance.now()
       for (const sentence of sentences) {
         const units = sentence.flatMap((segment) => segmentUnits(segment, reader, this.opts, addWord))
         chunks.push(...chunkUnits(mergeBreaks(units)))
+        // A long transcript is planned in slices, so other requests' work runs in between.
+        if (performance.now() - sliceStart > PLAN_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve))
+          if (this.opts.signal?.aborted) throw abortedError(this.opts.signal)
+          sliceStart = performance.now()
+        }
       }
     }
     this.pending = this.pending.slice(end)
