@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   MODEL_NOT_FOUND: 400,
   TRANSCRIPT_TOO_LONG: 400,
   INVALID_MESSAGE: 400,
+  AUDIO_TOO_LONG: 400,
+  NO_SPEECH: 400,
   INVALID_API_KEY: 401,
   VOICE_NOT_FOUND: 404,
   VERSION_NOT_FOUND: 404,
@@ -26,6 +28,7 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   NATIVE_LOAD_FAILED: 500,
   SYNTHESIS_FAILED: 500,
+  INVALID_VOICE: 500,
   ENGINE_CLOSED: 503,
   SERVER_CLOSING: 503,
 } as const
@@ -52,4 +55,10 @@ export class TtsError extends Error {
 
 export function isTtsError(value: unknown): value is TtsError {
   return value instanceof TtsError
+}
+
+/** The error of an aborted call: the signal's reason when it is a TtsError (ENGINE_CLOSED), else ABORTED. */
+export function abortedError(signal: AbortSignal): TtsError {
+  const reason: unknown = signal.reason
+  return reason instanceof TtsError ? reason : new TtsError('ABORTED', 'synthesis was aborted', { cause: reason })
 }

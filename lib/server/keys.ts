@@ -87,6 +87,17 @@ export class KeyStore {
     return new KeyStore(keyFileSchema.parse(JSON.parse(text)).keys, file)
   }
 
+  /** Re-reads the key file (a key created or revoked by `svc-tts keys` while the server runs). */
+  async reload(): Promise<void> {
+    if (!this.file) return
+    this.keys = [...(await KeyStore.load(path.dirname(this.file))).keys]
+  }
+
+  /** The file the keys are saved in, if any. */
+  get path(): string | undefined {
+    return this.file
+  }
+
   get size(): number {
     return this.keys.length
   }

@@ -14,18 +14,19 @@ export interface TtsServer {
   close(deadlineMs?: number): Promise<void>
 }
 
-/** Matches `/voices/:voice_id` style paths. */
+/** Matches `/voices/:voice_id` style paths segment by segment. */
 function matcher(route: Route): (path: string) => Record<string, string> | undefined {
-  const names: string[] = []
-  const source = route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => {
-    names.push(name)
-    return '([^/]+)'
-  })
-  const pattern = new RegExp(`^${source}/?$`)
+  const pattern = route.path.split('/').filter(Boolean)
   return (path) => {
-    const match = pattern.exec(path)
-    if (!match) return undefined
-    return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]))
+    const segments = path.split('/').filter(Boolean)
+    if (segments.length !== pattern.length) return undefined
+    const params: Record<string, string> = {}
+    for (let i = 0; i < pattern.length; i++) {
+      const expected = pattern[i]!
+      if (expected.startsWith(':')) params[expected.slice(1)] = decodeURIComponent(segments[i]!)
+      else if (expected !== segments[i]) return undefined
+    }
+    return params
   }
 }
 
