@@ -8,7 +8,7 @@ import { TtsError, type ErrorCode } from './errors.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
 
-const outputFormatSchema = z.object({
+export const outputFormatSchema = z.object({
   container: z.enum(CONTAINERS).optional(),
   encoding: z.enum(ENCODINGS).optional(),
   sample_rate: z
@@ -70,6 +70,11 @@ function describe(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')
 }
 
+/** Each failed check with the path of the field it concerns, for clients that point at the field. */
+function issues(error: z.ZodError): { issues: { path: (string | number)[]; message: string }[] } {
+  return { issues: error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })) }
+}
+
 /** schema.safeParse, with a value that throws while it is read (a getter, a Proxy) as INVALID_REQUEST. */
 function safeParse<T>(schema: z.ZodType<T>, value: unknown, what: string, code: ErrorCode = 'INVALID_REQUEST'): ReturnType<z.ZodType<T>['safeParse']> {
   try {
@@ -81,14 +86,16 @@ function safeParse<T>(schema: z.ZodType<T>, value: unknown, what: string, code: 
 
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = safeParse(schema, value, what)
-  if (!result.success) throw new TtsError('INVALID_REQUEST', `invalid ${what}: ${describe(result.error)}`)
+  if (!result.success) throw new TtsError('INVALID_REQUEST', `invalid ${what}: ${describe(result.error)}`, { extra: issues(result.error) })
   return result.data
 }
 
 /** Resolves output_format with its defaults (raw, pcm_s16le, 44100), given the container default of the call. */
 export function parseOutputFormat(value: unknown, defaultContainer: OutputFormat['container']): OutputFormat {
   const result = safeParse(outputFormatSchema, value ?? {}, 'output_format', 'FORMAT_NOT_RECOGNIZED')
-  if (!result.success) throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(result.error)}`)
+  if (!result.success) {
+    throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(result.error)}`, { extra: issues(result.error) })
+  }
   return {
     container: result.data.container ?? defaultContainer,
     encoding: result.data.encoding ?? 'pcm_s16le',
