@@ -12,13 +12,18 @@ import {
   DEFAULT_MAX_TRANSCRIPT_CHARS,
   engineOptionsSchema,
   listVoicesSchema,
+  voiceIdsSchema,
+  voicePatchSchema,
   parseOutputFormat,
   parseSynthesisRequest,
   parseWith,
 } from './schemas.js'
 import { planSpeech } from './text/index.js'
 import { LANGUAGES, type Language } from './text/types.js'
-import { PredefinedVoiceStore } from './voices/memory-store.js'
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
+import { SqliteVoiceStore } from './voices/sqlite-store.js'
 import type { ListVoicesOptions, StoredVoice, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
 
 export interface EngineOptions {
@@ -30,8 +35,17 @@ export interface EngineOptions {
   maxTranscriptChars?: number
   /** espeak-ng data directory (default: the system's). */
   espeakDataPath?: string
+  /** Where the voice library lives (`<dataDir>/voices.db`); without it cloned voices last as long as the engine. */
+  dataDir?: string
+  /** A voice library of your own instead of the SQLite one (the engine then does not close it). */
   voiceStore?: VoiceStore
   models?: ModelRegistry
+}
+
+/** The answer of a batch get: the voices found, in the order asked, and the ids no voice has. */
+export interface VoiceBatch {
+  voices: VoiceRecord[]
+  not_found: string[]
 }
 
 export interface CallOptions {
@@ -60,6 +74,16 @@ interface ResolvedRequest {
   format: OutputFormat
 }
 
+function voiceNotFound(voiceId: string): TtsError {
+  return new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
+}
+
+function openVoiceStore(dataDir: string | undefined): VoiceStore {
+  if (dataDir === undefined) return new SqliteVoiceStore(':memory:')
+  mkdirSync(dataDir, { recursive: true })
+  return new SqliteVoiceStore(path.join(dataDir, 'voices.db'))
+}
+
 function abortError(signal: AbortSignal): TtsError {
   return new TtsError('ABORTED', 'synthesis was aborted', { cause: signal.reason })
 }
@@ -67,6 +91,8 @@ function abortError(signal: AbortSignal): TtsError {
 export class Engine {
   readonly models: ModelRegistry
   private readonly voiceStore: VoiceStore
+  private readonly ownsVoiceStore: boolean
+  private readonly previews = new PreviewCache()
   private readonly queueCapacity: number
   private readonly maxTranscriptChars: number
   private readonly live = new Set<AbortController>()
@@ -77,15 +103,48 @@ export class Engine {
     options: EngineOptions,
   ) {
     this.models = options.models ?? new ModelRegistry()
-    this.voiceStore = options.voiceStore ?? new PredefinedVoiceStore()
+    this.ownsVoiceStore = options.voiceStore === undefined
+    this.voiceStore = options.voiceStore ?? openVoiceStore(options.dataDir)
     this.queueCapacity = options.queueCapacity ?? 2
     this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
   }
 
+  /** The voice library: every operation of the SPEC's voice API. */
   readonly voices = {
     list: async (options: ListVoicesOptions = {}): Promise<VoicePage> =>
-      this.voiceStore.list(parseWith(listVoicesSchema, options, 'voice list options')),
+      this.openStore().list(parseWith(listVoicesSchema, options, 'voice list options')),
     get: async (voiceId: string): Promise<VoiceRecord> => (await this.findVoice(voiceId)).record,
+    /** Unknown ids are reported in `not_found`, not thrown. */
+    getBatch: async (voiceIds: readonly string[]): Promise<VoiceBatch> => {
+      const ids = parseWith(voiceIdsSchema, voiceIds, 'voice ids')
+      const found = await this.openStore().getMany(ids)
+      const known = new Set(found.map((v) => v.record.voice_id))
+      return { voices: found.map((v) => v.record), not_found: ids.filter((id) => !known.has(id)) }
+    },
+    /** Changes a cloned voice's name, description, language or gender; predefined voices are VOICE_READ_ONLY. */
+    update: async (voiceId: string, patch: unknown): Promise<VoiceRecord> => {
+      const changes = parseWith(voicePatchSchema, patch, 'voice update')
+      const updated = await this.openStore().update(voiceId, changes)
+      if (!updated) throw voiceNotFound(voiceId)
+      this.previews.forget(voiceId)
+      return updated.record
+    },
+    delete: async (voiceId: string): Promise<void> => {
+      if (!(await this.openStore().delete(voiceId))) throw voiceNotFound(voiceId)
+      this.previews.forget(voiceId)
+    },
+    /** A short WAV of the voice speaking its language; cached until the voice changes. */
+    preview: async (voiceId: string, options: CallOptions = {}): Promise<Buffer> => {
+      const voice = await this.findVoice(voiceId)
+      return this.previews.get(voice, () =>
+        this.synthesize({
+          model_id: PREVIEW_MODEL_ID,
+          transcript: previewText(voice.record.language),
+          voice: { mode: 'id', id: voiceId },
+          output_format: { container: 'wav', encoding: 'pcm_s16le', sample_rate: 22050 },
+        }, options),
+      )
+    },
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
@@ -132,15 +191,21 @@ export class Engine {
   async close(): Promise<void> {
     this.closed = true
     for (const controller of this.live) controller.abort(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
+    if (this.ownsVoiceStore) await this.voiceStore.close()
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close()
   }
 
+  private openStore(): VoiceStore {
+    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+    return this.voiceStore
+  }
+
   private async findVoice(voiceId: string): Promise<StoredVoice> {
-    const voice = await this.voiceStore.get(voiceId)
-    if (!voice) throw new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
+    const voice = await this.openStore().get(voiceId)
+    if (!voice) throw voiceNotFound(voiceId)
     return voice
   }
 

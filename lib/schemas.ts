@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { CONTAINERS, ENCODINGS, SAMPLE_RATES, type OutputFormat } from './audio/format.js'
 import { TtsError } from './errors.js'
+import { LANGUAGES } from './text/types.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
 
@@ -42,12 +43,40 @@ export const engineOptionsSchema = z.object({
   queueCapacity: z.number().int().min(1).max(64).optional(),
   maxTranscriptChars: z.number().int().min(1).optional(),
   espeakDataPath: z.string().min(1).optional(),
+  dataDir: z.string().min(1).optional(),
 })
 
-export const listVoicesSchema = z.object({
+const languageSchema = z.enum(LANGUAGES)
+const genderSchema = z.enum(['Male', 'Female'])
+
+export const listVoicesSchema = z.strictObject({
   limit: z.number().int().min(1).max(100).optional(),
-  cursor: z.string().min(1).optional(),
+  cursor: z.string().min(1).max(200).optional(),
+  language: languageSchema.optional(),
+  gender: genderSchema.optional(),
+  voice_type: z.enum(['PREDEFINED', 'CUSTOM']).optional(),
 })
+
+const voiceName = z.string().trim().min(1).max(100)
+const voiceDescription = z.string().max(1000)
+
+/** PUT /voices/{id}: any of the record's editable fields. */
+export const voicePatchSchema = z.strictObject({
+  name: voiceName.optional(),
+  description: voiceDescription.optional(),
+  language: languageSchema.optional(),
+  gender: genderSchema.optional(),
+})
+
+/** The fields that come with a clone's sample. */
+export const cloneRequestSchema = z.strictObject({
+  name: voiceName,
+  description: voiceDescription.default(''),
+  language: languageSchema,
+  gender: genderSchema.optional(),
+})
+
+export const voiceIdsSchema = z.array(z.string().min(1).max(100)).min(1).max(100)
 
 function describe(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')
