@@ -11,6 +11,7 @@ import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } fr
 import {
   DEFAULT_MAX_TRANSCRIPT_CHARS,
   engineOptionsSchema,
+  cloneRequestSchema,
   listVoicesSchema,
   voiceIdsSchema,
   voicePatchSchema,
@@ -19,12 +20,13 @@ import {
   parseWith,
 } from './schemas.js'
 import { planSpeech } from './text/index.js'
-import { LANGUAGES, type Language } from './text/types.js'
+import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
+import { analyseSample, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
 import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
 import { SqliteVoiceStore } from './voices/sqlite-store.js'
-import type { ListVoicesOptions, StoredVoice, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
+import type { BackendTuning, ListVoicesOptions, StoredVoice, VoiceAnalysis, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
 
 export interface EngineOptions {
   /** Native synthesis threads (default: CPU count, 2 to 8). Fixed for the process by the first engine. */
@@ -74,6 +76,10 @@ interface ResolvedRequest {
   format: OutputFormat
 }
 
+/** What a clone's fit is measured on: about six seconds of varied English. */
+const CALIBRATION_TEXT =
+  'The quick brown fox jumps over the lazy dog. She sells sea shells by the sea shore, and the shells she sells are surely sea shells.'
+
 function voiceNotFound(voiceId: string): TtsError {
   return new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
 }
@@ -111,6 +117,20 @@ export class Engine {
 
   /** The voice library: every operation of the SPEC's voice API. */
   readonly voices = {
+    /**
+     * A new voice from a recording (WAV, FLAC, Ogg or MP3, at least 3 s of speech, at most 60 s)
+     * and its fields { name, description?, language, gender? }. Nothing is stored unless it succeeds.
+     */
+    clone: async (sample: Buffer, fields: unknown): Promise<VoiceRecord> => {
+      const store = this.openStore()
+      const meta = parseWith(cloneRequestSchema, fields, 'clone request')
+      if (!Buffer.isBuffer(sample)) throw new TtsError('INVALID_REQUEST', 'the sample must be a Buffer')
+      const { analysis, mediaType } = await analyseSample(this.native, sample)
+      const gender = meta.gender ?? inferGender(analysis)
+      const rendering = await fitRendering(analysis, gender, (backend, base, tuning) => this.measureRendering(backend, base, tuning))
+      const stored = await store.create({ ...meta, gender, rendering, analysis, sample: { audio: sample, mediaType } })
+      return stored.record
+    },
     list: async (options: ListVoicesOptions = {}): Promise<VoicePage> =>
       this.openStore().list(parseWith(listVoicesSchema, options, 'voice list options')),
     get: async (voiceId: string): Promise<VoiceRecord> => (await this.findVoice(voiceId)).record,
@@ -198,6 +218,19 @@ export class Engine {
     await this.close()
   }
 
+  /** Speaks the calibration text with a base voice and tuning, and measures the speech. */
+  private async measureRendering(backend: BackendKind, base: string, tuning: BackendTuning): Promise<VoiceAnalysis> {
+    const model = this.models.list().find((m) => m.backend === backend && m.languages.includes('en'))
+    if (!model) throw new TtsError('SYNTHESIS_FAILED', `no model speaks English on ${backend} to fit a cloned voice with`)
+    const voice: StoredVoice = {
+      record: { voice_id: 'calibration', voice_type: 'CUSTOM', name: 'calibration', description: '', created_at: '', updated_at: '', language: 'en', gender: 'Male' },
+      rendering: { espeakVariant: base, flite: base, speed: 1, pitch: 1, tuning: { espeak: tuning, flite: tuning } },
+    }
+    const format = { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 } as const
+    const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, {})
+    return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
+  }
+
   private openStore(): VoiceStore {
     if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
     return this.voiceStore
@@ -229,11 +262,13 @@ export class Engine {
     if (flite && !voice.rendering.flite) {
       throw new TtsError('VOICE_NOT_FOUND', `voice '${voice.record.name}' has no rendering for ${model.id}`)
     }
+    const tuning = voice.rendering.tuning?.[model.backend]
     return {
       backend: model.backend,
       voice: flite ? voice.rendering.flite! : ESPEAK_LANGUAGE_VOICE[language] + voice.rendering.espeakVariant,
-      speed: voice.rendering.speed,
-      pitch: voice.rendering.pitch,
+      speed: tuning?.speed ?? voice.rendering.speed,
+      pitch: tuning?.pitch ?? voice.rendering.pitch,
+      ...(tuning && { transform: tuning.transform }),
       sampleRate: format.sample_rate,
       encoding: format.encoding,
       queueCapacity: this.queueCapacity,

@@ -8,6 +8,7 @@
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "pool.h"
+#include "voice_transform.h"
 
 namespace svc {
 
@@ -185,6 +186,8 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->config.voice.voice = RequireString(plan, "voice");
     state_->config.voice.speed = NumberOr(plan, "speed", 1.0);
     state_->config.voice.pitch = NumberOr(plan, "pitch", 1.0);
+    // Voice-cloning hook: a cloned voice's transform (pitch and formant scale) for every piece.
+    if (plan.Get("transform").IsObject()) state_->config.transform = ParseVoiceTransform(env, plan.Get("transform").As<Napi::Object>());
     state_->config.outputRate = static_cast<int>(NumberOr(plan, "sampleRate", 44100));
     state_->config.encoding = ParseEncoding(RequireString(plan, "encoding"));
     state_->capacity = static_cast<size_t>(std::max(1.0, NumberOr(plan, "queueCapacity", 2)));

@@ -29,11 +29,18 @@ export interface VoiceRendering {
   espeakVariant: string
   /** flite voice name (slt, rms, awb, kal16); English voices only. */
   flite?: string
-  /** Multiplies the rate and the base pitch (cloned voices set these). */
+  /** Multiplies the rate and the base pitch. */
   speed: number
   pitch: number
-  /** Per backend: what a cloned voice needs beyond the backend's own pitch and speed. */
-  transform?: { espeak: VoiceTransform; flite?: VoiceTransform; fliteSpeed?: number; flitePitch?: number }
+  /** Cloned voices: fitted per backend, overriding speed and pitch. */
+  tuning?: Record<'espeak' | 'flite', BackendTuning>
+}
+
+/** A cloned voice on one backend: the backend's own controls first, the transform for the rest. */
+export interface BackendTuning {
+  speed: number
+  pitch: number
+  transform: VoiceTransform
 }
 
 /** The measures of speech the native analysis reports (lib/voices/analysis.ts). */
