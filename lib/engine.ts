@@ -3,26 +3,30 @@
  * stream. Every entry point is built on `speak()`, a transport-agnostic stream of audio chunks
  * that each know their words, so one-shot audio is exactly the streamed chunks joined.
  */
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
 import { AlignmentBuilder, type Alignment, type TimedWord } from './alignment.js'
 import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
+import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
 import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import {
+  callOptionsSchema,
   DEFAULT_MAX_TRANSCRIPT_CHARS,
-  engineOptionsSchema,
   cloneRequestSchema,
+  engineOptionsSchema,
   listVoicesSchema,
-  voiceIdsSchema,
-  voicePatchSchema,
   parseOutputFormat,
   parseSynthesisRequest,
   parseWith,
+  voiceIdsSchema,
+  voicePatchSchema,
+  voiceRenderingSchema,
 } from './schemas.js'
+import { checkSpeechPlan, DEFAULT_MAX_AUDIO_SECONDS } from './text/bounds.js'
 import { planSpeech } from './text/index.js'
 import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
-import { mkdirSync } from 'node:fs'
-import path from 'node:path'
 import { analyseSample, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
 import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
 import { SqliteVoiceStore } from './voices/sqlite-store.js'
@@ -35,6 +39,8 @@ export interface EngineOptions {
   queueCapacity?: number
   /** Longest transcript accepted, in UTF-16 characters (default 100 000). */
   maxTranscriptChars?: number
+  /** Longest audio of one request in seconds, breaks included (default 1800): estimated before synthesis, enforced during it. */
+  maxAudioSeconds?: number
   /** espeak-ng data directory (default: the system's). */
   espeakDataPath?: string
   /** Where the voice library lives (`<dataDir>/voices.db`); without it cloned voices last as long as the engine. */
@@ -90,10 +96,6 @@ function openVoiceStore(dataDir: string | undefined): VoiceStore {
   return new SqliteVoiceStore(path.join(dataDir, 'voices.db'))
 }
 
-function abortError(signal: AbortSignal): TtsError {
-  return new TtsError('ABORTED', 'synthesis was aborted', { cause: signal.reason })
-}
-
 export class Engine {
   readonly models: ModelRegistry
   private readonly voiceStore: VoiceStore
@@ -101,7 +103,8 @@ export class Engine {
   private readonly previews = new PreviewCache()
   private readonly queueCapacity: number
   private readonly maxTranscriptChars: number
-  private readonly live = new Set<AbortController>()
+  private readonly maxAudioSeconds: number
+  private readonly calls = new CallTracker()
   private closed = false
 
   constructor(
@@ -113,6 +116,7 @@ export class Engine {
     this.voiceStore = options.voiceStore ?? openVoiceStore(options.dataDir)
     this.queueCapacity = options.queueCapacity ?? 2
     this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
+    this.maxAudioSeconds = options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS
   }
 
   /** The voice library: every operation of the SPEC's voice API. */
@@ -121,15 +125,22 @@ export class Engine {
      * A new voice from a recording (WAV, FLAC, Ogg or MP3, at least 3 s of speech, at most 60 s)
      * and its fields { name, description?, language, gender? }. Nothing is stored unless it succeeds.
      */
-    clone: async (sample: Buffer, fields: unknown): Promise<VoiceRecord> => {
-      const store = this.openStore()
-      const meta = parseWith(cloneRequestSchema, fields, 'clone request')
-      if (!Buffer.isBuffer(sample)) throw new TtsError('INVALID_REQUEST', 'the sample must be a Buffer')
-      const { analysis, mediaType } = await analyseSample(this.native, sample)
-      const gender = meta.gender ?? inferGender(analysis)
-      const rendering = await fitRendering(analysis, gender, (backend, base, tuning) => this.measureRendering(backend, base, tuning))
-      const stored = await store.create({ ...meta, gender, rendering, analysis, sample: { audio: sample, mediaType } })
-      return stored.record
+    clone: async (sample: Buffer, fields: unknown, options?: CallOptions): Promise<VoiceRecord> => {
+      const scope = this.begin(options)
+      try {
+        const store = this.openStore()
+        const meta = parseWith(cloneRequestSchema, fields, 'clone request')
+        if (!Buffer.isBuffer(sample)) throw new TtsError('INVALID_REQUEST', 'the sample must be a Buffer')
+        const { analysis, mediaType } = await analyseSample(this.native, sample)
+        scope.throwIfAborted()
+        const gender = meta.gender ?? inferGender(analysis)
+        const rendering = await fitRendering(analysis, gender, (backend, base, tuning) => this.measureRendering(backend, base, tuning, scope))
+        scope.throwIfAborted()
+        const stored = await store.create({ ...meta, gender, rendering, analysis, sample: { audio: sample, mediaType } })
+        return stored.record
+      } finally {
+        scope.end()
+      }
     },
     list: async (options: ListVoicesOptions = {}): Promise<VoicePage> =>
       this.openStore().list(parseWith(listVoicesSchema, options, 'voice list options')),
@@ -168,25 +179,42 @@ export class Engine {
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
-  async synthesize(request: unknown, options: CallOptions = {}): Promise<Buffer> {
-    return (await this.render(await this.resolve(request, 'wav'), options)).audio
+  async synthesize(request: unknown, options?: CallOptions): Promise<Buffer> {
+    const scope = this.begin(options)
+    try {
+      return (await this.render(await this.resolve(request, 'wav', scope), scope)).audio
+    } finally {
+      scope.end()
+    }
   }
 
   /** Audio as it is made, in the requested output_format (container defaults to raw). */
-  async *stream(request: unknown, options: CallOptions = {}): AsyncGenerator<Buffer> {
-    const resolved = await this.resolve(request, 'raw')
-    // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
-    let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
-    for await (const chunk of this.run(resolved, options)) {
-      yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
-      header = undefined
+  async *stream(request: unknown, options?: CallOptions): AsyncGenerator<Buffer> {
+    const scope = this.begin(options)
+    try {
+      const resolved = await this.resolve(request, 'raw', scope)
+      // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
+      let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
+      for await (const chunk of this.run(resolved, scope)) {
+        yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
+        header = undefined
+      }
+      if (header) yield header  // breaks of zero length only: still a valid, empty WAV
+    } finally {
+      scope.end()
     }
-    if (header) yield header  // nothing to say (markup only): still a valid, empty WAV
   }
 
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
-  async synthesizeWithTimestamps(request: unknown, options: CallOptions = {}): Promise<TimestampedSpeech> {
-    const { audio, words } = await this.render(await this.resolve(request, 'raw'), options)
+  async synthesizeWithTimestamps(request: unknown, options?: CallOptions): Promise<TimestampedSpeech> {
+    const scope = this.begin(options)
+    let rendered: { audio: Buffer; words: TimedWord[] }
+    try {
+      rendered = await this.render(await this.resolve(request, 'raw', scope), scope)
+    } finally {
+      scope.end()
+    }
+    const { audio, words } = rendered
     return {
       audio_base64: audio.toString('base64'),
       alignment: {
@@ -198,8 +226,13 @@ export class Engine {
   }
 
   /** The transport-agnostic stream: raw audio chunks in the requested encoding, each with its words. */
-  async *speak(request: unknown, options: CallOptions = {}): AsyncGenerator<SpeechChunk> {
-    yield* this.run(await this.resolve(request, 'raw'), options)
+  async *speak(request: unknown, options?: CallOptions): AsyncGenerator<SpeechChunk> {
+    const scope = this.begin(options)
+    try {
+      yield* this.run(await this.resolve(request, 'raw', scope), scope)
+    } finally {
+      scope.end()
+    }
   }
 
   /** Native work in flight, for monitoring (and for tests that check cancellation stops it). */
@@ -207,10 +240,10 @@ export class Engine {
     return this.native.counters()
   }
 
-  /** Stops every stream of this engine; later calls fail with ENGINE_CLOSED. */
+  /** Aborts every call of this engine in flight (resolving, planning or streaming); later calls fail with ENGINE_CLOSED. */
   async close(): Promise<void> {
     this.closed = true
-    for (const controller of this.live) controller.abort(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
+    this.calls.abortAll(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
     if (this.ownsVoiceStore) await this.voiceStore.close()
   }
 
@@ -219,7 +252,7 @@ export class Engine {
   }
 
   /** Speaks the calibration text with a base voice and tuning, and measures the speech. */
-  private async measureRendering(backend: BackendKind, base: string, tuning: BackendTuning): Promise<VoiceAnalysis> {
+  private async measureRendering(backend: BackendKind, base: string, tuning: BackendTuning, scope: CallScope): Promise<VoiceAnalysis> {
     const model = this.models.list().find((m) => m.backend === backend && m.languages.includes('en'))
     if (!model) throw new TtsError('SYNTHESIS_FAILED', `no model speaks English on ${backend} to fit a cloned voice with`)
     const voice: StoredVoice = {
@@ -227,7 +260,7 @@ export class Engine {
       rendering: { espeakVariant: base, flite: base, speed: 1, pitch: 1, tuning: { espeak: tuning, flite: tuning } },
     }
     const format = { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 } as const
-    const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, {})
+    const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, scope)
     return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
   }
 
@@ -236,18 +269,36 @@ export class Engine {
     return this.voiceStore
   }
 
+  /** Starts a call: checks its options and ties it to the caller's signal and to close(). */
+  private begin(options: unknown): CallScope {
+    const { signal } = parseWith(callOptionsSchema, options ?? {}, 'call options')
+    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+    return this.calls.begin(signal)
+  }
+
   private async findVoice(voiceId: string): Promise<StoredVoice> {
-    const voice = await this.openStore().get(voiceId)
+    let voice: StoredVoice | undefined
+    try {
+      voice = await this.openStore().get(voiceId)
+    } catch (cause) {
+      if (cause instanceof TtsError) throw cause
+      throw new TtsError('SYNTHESIS_FAILED', `the voice store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    }
     if (!voice) throw voiceNotFound(voiceId)
     return voice
   }
 
-  private async resolve(request: unknown, defaultContainer: OutputFormat['container']): Promise<ResolvedRequest> {
-    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+  private async resolve(request: unknown, defaultContainer: OutputFormat['container'], scope: CallScope): Promise<ResolvedRequest> {
     const parsed = parseSynthesisRequest(request, this.maxTranscriptChars)
     const format = parseOutputFormat(parsed.output_format, defaultContainer)
     const model = this.models.get(parsed.model_id)
     const voice = await this.findVoice(parsed.voice.id)
+    scope.throwIfAborted()
+    // A custom store's rendering is checked before anything is estimated or sent to the addon.
+    const rendering = voiceRenderingSchema.safeParse(voice.rendering)
+    if (!rendering.success) {
+      throw new TtsError('INVALID_VOICE', `voice '${voice.record.voice_id}' cannot be rendered: ${rendering.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    }
     const language = (parsed.language ?? voice.record.language) as Language
     if (!(LANGUAGES as readonly string[]).includes(language) || !model.languages.includes(language)) {
       const why = parsed.language === undefined ? `voice '${voice.record.name}' speaks '${language}', which` : `language '${language}'`
@@ -277,10 +328,10 @@ export class Engine {
   }
 
   /** The whole stream joined into one file in the requested container, with every word's time. */
-  private async render(resolved: ResolvedRequest, options: CallOptions): Promise<{ audio: Buffer; words: TimedWord[] }> {
+  private async render(resolved: ResolvedRequest, scope: CallScope): Promise<{ audio: Buffer; words: TimedWord[] }> {
     const parts: Buffer[] = []
     const words: TimedWord[] = []
-    for await (const chunk of this.run(resolved, options)) {
+    for await (const chunk of this.run(resolved, scope)) {
       parts.push(chunk.audio)
       words.push(...chunk.words)
     }
@@ -289,18 +340,15 @@ export class Engine {
     return { audio, words }
   }
 
-  private async *run(resolved: ResolvedRequest, { signal }: CallOptions): AsyncGenerator<SpeechChunk> {
-    if (signal?.aborted) throw abortError(signal)
-    const plan = await planSpeech(resolved.transcript, { language: resolved.language, backend: resolved.model.backend })
-    if (signal?.aborted) throw abortError(signal)
+  private async *run(resolved: ResolvedRequest, scope: CallScope): AsyncGenerator<SpeechChunk> {
+    scope.throwIfAborted()
+    const plan = await planSpeech(resolved.transcript, { language: resolved.language, backend: resolved.model.backend, signal: scope.signal })
+    scope.throwIfAborted()
+    const { rendering } = resolved.voice
+    checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed: rendering.tuning?.[resolved.model.backend].speed ?? rendering.speed })
     const stream = new this.native.SynthStream(this.nativePlan(resolved, plan.chunks))
-
-    // One controller per run joins the caller's signal and engine.close().
-    const controller = new AbortController()
-    const onAbort = () => controller.abort(signal?.reason)
-    signal?.addEventListener('abort', onAbort, { once: true })
-    controller.signal.addEventListener('abort', () => stream.cancel(), { once: true })
-    this.live.add(controller)
+    scope.onCancel(() => stream.cancel())
+    const maxSamples = this.maxAudioSeconds * resolved.format.sample_rate
 
     const alignment = new AlignmentBuilder(plan, resolved.format.sample_rate)
     const width = BYTES_PER_SAMPLE[resolved.format.encoding]
@@ -310,20 +358,18 @@ export class Engine {
         const chunk = await stream.next().catch((cause: unknown) => {
           throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
         })
-        if (controller.signal.aborted) {
-          const reason: unknown = controller.signal.reason
-          throw reason instanceof TtsError ? reason : abortError(controller.signal)
-        }
+        scope.throwIfAborted()
         if (!chunk) return
         if (chunk.audio.length !== chunk.samples * width) throw new TtsError('SYNTHESIS_FAILED', 'native chunk size mismatch')
+        if (offsetSamples + chunk.samples > maxSamples) {
+          throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${this.maxAudioSeconds} s a request`, { extra: { max_seconds: this.maxAudioSeconds } })
+        }
         const words = alignment.addChunk(index, chunk, offsetSamples)
         yield { audio: chunk.audio, samples: chunk.samples, offsetSamples, words }
         offsetSamples += chunk.samples
       }
     } finally {
       stream.cancel()  // a consumer that stops early stops the native work too
-      signal?.removeEventListener('abort', onAbort)
-      this.live.delete(controller)
     }
   }
 }
@@ -332,9 +378,13 @@ export class Engine {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   parseWith(engineOptionsSchema, options, 'engine options')
   const native = loadNative()
-  await native.init({
-    ...(options.threads !== undefined && { threads: options.threads }),
-    ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
-  })
+  try {
+    await native.init({
+      ...(options.threads !== undefined && { threads: options.threads }),
+      ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
+    })
+  } catch (cause) {
+    throw new TtsError('NATIVE_LOAD_FAILED', `the native engines failed to start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  }
   return new Engine(native, options)
 }

@@ -4,11 +4,13 @@
 
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "async_task.h"
 #include "audio.h"
 #include "env_context.h"
+#include "errors.h"
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "pool.h"
@@ -19,38 +21,67 @@
 namespace svc {
 namespace {
 
-std::string OptionalString(const Napi::Object& o, const char* key) {
-  Napi::Value v = o.Get(key);
-  return v.IsString() ? v.As<Napi::String>().Utf8Value() : std::string();
-}
-
 // init({ threads?, espeakDataPath? }) -> Promise<{ espeakSampleRate, poolThreads }>.
-// Loads both engines once, off the main thread (espeak reads its data, flite pages in voices).
+// Loads both engines once per process, on a thread of its own: not on the event loop (espeak
+// reads its data, flite pages in voices), and not on the pool, where it would wait behind
+// running synthesis.
 Napi::Value Init(const Napi::CallbackInfo& info) {
-  Napi::Object options = info.Length() > 0 && info[0].IsObject() ? info[0].As<Napi::Object>() : Napi::Object::New(info.Env());
-  const Napi::Value threads = options.Get("threads");
-  const unsigned poolThreads = threads.IsNumber() ? threads.As<Napi::Number>().Uint32Value() : 0;
-  WorkerPool::Instance(poolThreads);
-  std::string dataPath = OptionalString(options, "espeakDataPath");
-  return RunAsync(
-      info.Env(),
-      [dataPath] {
-        const int rate = EspeakBackend::Instance(dataPath).SampleRate();
+  Napi::Env env = info.Env();
+  unsigned poolThreads = 0;
+  std::string dataPath;
+  if (info.Length() > 0 && !info[0].IsUndefined()) {
+    if (!info[0].IsObject()) throw JsError(env, code::kInvalidArgument, "init(options) needs an options object");
+    Napi::Object options = info[0].As<Napi::Object>();
+    const Napi::Value threads = options.Get("threads");
+    if (!threads.IsUndefined()) {
+      const double n = threads.IsNumber() ? threads.As<Napi::Number>().DoubleValue() : -1;
+      if (!(n >= 1 && n <= 64 && n == static_cast<double>(static_cast<unsigned>(n))))
+        throw JsError(env, code::kInvalidArgument, "init: threads must be an integer from 1 to 64");
+      poolThreads = static_cast<unsigned>(n);
+    }
+    const Napi::Value path = options.Get("espeakDataPath");
+    if (!path.IsUndefined()) {
+      if (!path.IsString()) throw JsError(env, code::kInvalidArgument, "init: espeakDataPath must be a string");
+      dataPath = path.As<Napi::String>().Utf8Value();
+      if (dataPath.empty() || dataPath.size() > 4096 || dataPath.find('\0') != std::string::npos)
+        throw JsError(env, code::kInvalidArgument, "init: espeakDataPath must be a non-empty path");
+    }
+  }
+  try {
+    WorkerPool::Instance(poolThreads);
+  } catch (const std::exception& e) {
+    throw JsError(env, code::kSynthesis, e.what());
+  }
+  auto toJs = [](Napi::Env e, int rate) {
+    Napi::Object out = Napi::Object::New(e);
+    out.Set("espeakSampleRate", rate);
+    out.Set("poolThreads", WorkerPool::Instance().Size());
+    return out;
+  };
+  Settler<int, decltype(toJs)> settler(env, toJs);
+  settler.Context()->AddAwaiter(env);
+  settler.Context()->TaskStarted();
+  try {
+    std::thread([settler, dataPath] {
+      settler.Run([&dataPath] {
+        const int rate = EspeakBackend::Initialise(dataPath).SampleRate();
         FliteBackend::Instance();
         return rate;
-      },
-      [](Napi::Env e, int rate) {
-        Napi::Object out = Napi::Object::New(e);
-        out.Set("espeakSampleRate", rate);
-        out.Set("poolThreads", WorkerPool::Instance().Size());
-        return out;
       });
+      settler.Context()->TaskFinished();
+    }).detach();
+  } catch (const std::exception& e) {
+    settler.Context()->TaskFinished();
+    settler.Context()->RemoveAwaiter(env);
+    throw JsError(env, code::kSynthesis, std::string("init: could not start a thread: ") + e.what());
+  }
+  return settler.Promise();
 }
 
 // phonemize(text, espeakVoice, ipa) -> Promise<string>
 Napi::Value Phonemize(const Napi::CallbackInfo& info) {
   if (info.Length() < 3 || !info[0].IsString() || !info[1].IsString() || !info[2].IsBoolean())
-    throw Napi::TypeError::New(info.Env(), "phonemize(text: string, voice: string, ipa: boolean)");
+    throw JsError(info.Env(), code::kInvalidArgument, "phonemize(text: string, voice: string, ipa: boolean)");
   std::string text = info[0].As<Napi::String>().Utf8Value();
   std::string voice = info[1].As<Napi::String>().Utf8Value();
   const bool ipa = info[2].As<Napi::Boolean>().Value();
@@ -77,7 +108,7 @@ Napi::Object MeasuresToJs(Napi::Env env, const SpeechMeasures& m) {
 // libsndfile reads and measures its speech at 16 kHz. Rejections start with a TtsError code.
 Napi::Value AnalyseSample(const Napi::CallbackInfo& info) {
   if (info.Length() < 2 || !info[0].IsBuffer() || !info[1].IsNumber())
-    throw Napi::TypeError::New(info.Env(), "analyseSample(file: Buffer, maxSeconds: number)");
+    throw JsError(info.Env(), code::kInvalidArgument, "analyseSample(file: Buffer, maxSeconds: number)");
   auto file = info[0].As<Napi::Buffer<uint8_t>>();
   auto bytes = std::make_shared<std::vector<uint8_t>>(file.Data(), file.Data() + file.Length());
   const double maxSeconds = info[1].As<Napi::Number>().DoubleValue();
@@ -105,10 +136,10 @@ std::shared_ptr<std::vector<float>> CopyFloats(const Napi::Value& value) {
 // analysePcm(samples: Buffer /* f32le mono */, sampleRate) -> Promise<measures>
 Napi::Value AnalysePcm(const Napi::CallbackInfo& info) {
   if (info.Length() < 2 || !info[0].IsBuffer() || !info[1].IsNumber())
-    throw Napi::TypeError::New(info.Env(), "analysePcm(samples: Buffer, sampleRate: number)");
+    throw JsError(info.Env(), code::kInvalidArgument, "analysePcm(samples: Buffer, sampleRate: number)");
   auto samples = CopyFloats(info[0]);
   const int rate = info[1].As<Napi::Number>().Int32Value();
-  if (rate < 8000 || rate > 192000) throw Napi::RangeError::New(info.Env(), "sampleRate must be 8000..192000");
+  if (rate < 8000 || rate > 192000) throw JsError(info.Env(), code::kInvalidArgument, "analysePcm: sampleRate must be 8000..192000");
   return RunAsync(
       info.Env(),
       [samples, rate] {
@@ -121,10 +152,16 @@ Napi::Value AnalysePcm(const Napi::CallbackInfo& info) {
 // transformVoice(samples: Buffer /* f32le mono */, sampleRate, { pitchScale, formantScale }) -> Promise<Buffer>
 Napi::Value TransformVoice(const Napi::CallbackInfo& info) {
   if (info.Length() < 3 || !info[0].IsBuffer() || !info[1].IsNumber() || !info[2].IsObject())
-    throw Napi::TypeError::New(info.Env(), "transformVoice(samples: Buffer, sampleRate: number, params: object)");
+    throw JsError(info.Env(), code::kInvalidArgument, "transformVoice(samples: Buffer, sampleRate: number, params: object)");
   auto samples = CopyFloats(info[0]);
   const int rate = info[1].As<Napi::Number>().Int32Value();
-  const VoiceTransformParams params = ParseVoiceTransform(info.Env(), info[2].As<Napi::Object>());
+  if (rate < 8000 || rate > 192000) throw JsError(info.Env(), code::kInvalidArgument, "transformVoice: sampleRate must be 8000..192000");
+  VoiceTransformParams params;
+  try {
+    params = ParseVoiceTransform(info[2].As<Napi::Object>());
+  } catch (const NativeError& e) {
+    throw JsError(info.Env(), e.Code(), e.what());
+  }
   return RunAsync(
       info.Env(),
       [samples, rate, params] {

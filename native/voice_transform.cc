@@ -2,6 +2,8 @@
 
 #include <rubberband/RubberBandStretcher.h>
 
+#include "errors.h"
+
 #include <algorithm>
 #include <string>
 
@@ -44,11 +46,11 @@ void ApplyVoiceTransform(const VoiceTransformParams& params, int sampleRate, std
   samples.swap(out);
 }
 
-VoiceTransformParams ParseVoiceTransform(Napi::Env env, const Napi::Object& object) {
-  auto read = [&](const char* key) {
+VoiceTransformParams ParseVoiceTransform(const Napi::Object& object) {
+  auto read = [&object](const char* key) {
     const Napi::Value v = object.Get(key);
     const double x = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : 1.0;
-    if (!(x >= 0.25 && x <= 4.0)) throw Napi::RangeError::New(env, std::string(key) + " must be 0.25..4");
+    if (!(x >= 0.25 && x <= 4.0)) throw NativeError(code::kInvalidArgument, std::string("transform.") + key + " must be 0.25..4");
     return x;
   };
   VoiceTransformParams params;

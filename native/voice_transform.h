@@ -19,7 +19,8 @@ struct VoiceTransformParams {
 // every call has its own stretcher, so it runs on any pool thread.
 void ApplyVoiceTransform(const VoiceTransformParams& params, int sampleRate, std::vector<float>& samples);
 
-// Reads { pitchScale, formantScale } (each 0.25..4) on the main thread; throws a JS RangeError otherwise.
-VoiceTransformParams ParseVoiceTransform(Napi::Env env, const Napi::Object& object);
+// Reads { pitchScale, formantScale } (each 0.25..4) on the main thread; throws NativeError
+// (invalid argument) otherwise.
+VoiceTransformParams ParseVoiceTransform(const Napi::Object& object);
 
 }  // namespace svc

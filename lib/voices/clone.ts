@@ -87,7 +87,7 @@ function distance(a: VoiceAnalysis, b: VoiceAnalysis): number {
 }
 
 /** What the backend itself can do with pitch; the transform does the rest. */
-const BACKEND_PITCH: Record<BackendKind, [number, number]> = { espeak: [0.5, 2], flite: [0.4, 2.5] }
+const BACKEND_PITCH: Record<BackendKind, [number, number]> = { espeak: [0.5, 2], flite: [0.5, 2] }
 const TRANSFORM_LIMITS: [number, number] = [0.5, 2]
 const SPEED_LIMITS: [number, number] = [0.7, 1.5]
 const FIT_ROUNDS = 3
