@@ -52,6 +52,8 @@ bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std:
     }
     PieceAudio audio;
     if (!config.backend->Speak(piece.speak, config.voice, cancelled, audio)) return false;
+    // Voice-cloning hook: length-preserving, so the backend's word timings stay valid.
+    ApplyVoiceTransform(config.transform, audio.sampleRate, audio.samples);
     std::vector<float> resampled = Resample(audio.samples, audio.sampleRate, config.outputRate);
     const double scale = static_cast<double>(config.outputRate) / audio.sampleRate;
 

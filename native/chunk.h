@@ -7,6 +7,7 @@
 
 #include "audio.h"
 #include "backend.h"
+#include "voice_transform.h"
 
 namespace svc {
 
@@ -30,6 +31,7 @@ struct StreamConfig {
   VoiceParams voice;
   int outputRate = 44100;
   Encoding encoding = Encoding::PcmS16le;
+  VoiceTransformParams transform;  // cloned voices: applied to each piece at the backend's rate
 };
 
 struct ChunkWord {

@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "espeak_backend.h"
 #include "flite_backend.h"
+#include "voice_transform.h"
 
 namespace svc {
 
@@ -226,6 +227,8 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->config.voice.voice = RequireString(plan, "plan", "voice", kMaxNameBytes);
     state_->config.voice.speed = RequireNumber(plan, "plan", "speed", 1.0, kMinSpeed, kMaxSpeed);
     state_->config.voice.pitch = RequireNumber(plan, "plan", "pitch", 1.0, kMinPitch, kMaxPitch);
+    // Voice-cloning hook: a cloned voice's transform (pitch and formant scale) for every piece.
+    if (plan.Get("transform").IsObject()) state_->config.transform = ParseVoiceTransform(plan.Get("transform").As<Napi::Object>());
     state_->config.outputRate = static_cast<int>(RequireNumber(plan, "plan", "sampleRate", 44100, kMinRate, kMaxRate, true));
     state_->config.encoding = ParseEncoding(RequireString(plan, "plan", "encoding", kMaxNameBytes));
     state_->capacity = static_cast<size_t>(RequireNumber(plan, "plan", "queueCapacity", 2, 1, kMaxQueueCapacity, true));

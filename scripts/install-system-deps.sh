@@ -10,4 +10,5 @@ $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ make pkg-config \
   libespeak-ng-dev espeak-ng-data flite1-dev libsoxr-dev \
+  libsndfile1-dev libaubio-dev librubberband-dev \
   sox flite
