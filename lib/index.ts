@@ -1,5 +1,5 @@
 export { createEngine, Engine } from './engine.js'
-export type { CallOptions, EngineOptions, SpeechChunk, TimestampedSpeech } from './engine.js'
+export type { CallOptions, EngineOptions, SpeechChunk, SpeechSession, TimestampedSpeech } from './engine.js'
 export type { Alignment, TimedWord } from './alignment.js'
 export { TtsError, isTtsError, ERROR_STATUS } from './errors.js'
 export type { ErrorCode } from './errors.js'
