@@ -10,6 +10,7 @@
 import { TtsError, type ErrorCode } from '../errors.js'
 import type { NativeAddon, NativeSpeechMeasures } from '../native.js'
 import type { BackendKind } from '../text/types.js'
+import { PREDEFINED_VOICES } from './predefined.js'
 import type { BackendTuning, Gender, VoiceAnalysis, VoiceRendering } from './types.js'
 
 export const SAMPLE_LIMITS = {
@@ -75,10 +76,15 @@ export function inferGender(analysis: VoiceAnalysis): Gender {
   return analysis.pitchHz < MALE_BELOW_HZ ? 'Male' : 'Female'
 }
 
-/** The base voices cloning starts from, per backend and gender (flite's rms ignores pitch settings). */
-const BASES: Record<BackendKind, Record<Gender, readonly string[]>> = {
-  espeak: { Female: ['+f3', '+f2', '+f1'], Male: ['+m3', '+m1', '+m2'] },
-  flite: { Female: ['slt'], Male: ['awb', 'kal16'] },
+/** flite's rms ignores pitch settings (NATIVE.md C6), so it cannot be a clone's base. */
+const UNTUNABLE = new Set(['rms'])
+
+/** A clone starts from the closest English predefined voice of its gender: their renderings per backend. */
+function baseRenderings(backend: BackendKind, gender: Gender): string[] {
+  const renderings = PREDEFINED_VOICES.filter((v) => v.record.language === 'en' && v.record.gender === gender)
+    .map((v) => (backend === 'flite' ? v.rendering.flite : v.rendering.espeakVariant))
+    .filter((r): r is string => r !== undefined && !UNTUNABLE.has(r))
+  return [...new Set(renderings)]
 }
 
 /** How far apart two voices sound: semitones of pitch plus (weighted) formant distance. */
@@ -114,7 +120,7 @@ async function fitBackend(
   target: VoiceAnalysis,
   measure: MeasureRendering,
 ): Promise<{ base: string; tuning: BackendTuning }> {
-  const bases = await Promise.all(BASES[backend][gender].map(async (base) => ({ base, measured: await measure(backend, base, NEUTRAL) })))
+  const bases = await Promise.all(baseRenderings(backend, gender).map(async (base) => ({ base, measured: await measure(backend, base, NEUTRAL) })))
   const { base, measured } = bases.reduce((best, b) => (distance(b.measured, target) < distance(best.measured, target) ? b : best))
   const speed = clamp(target.syllablesPerSecond / measured.syllablesPerSecond, SPEED_LIMITS)
   let pitch = target.pitchHz / measured.pitchHz
