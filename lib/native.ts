@@ -20,6 +20,8 @@ export interface NativePlan {
   voice: string
   speed: number
   pitch: number
+  /** A cloned voice's pitch and formant scaling, applied to every piece. */
+  transform?: NativeVoiceTransform
   sampleRate: number
   encoding: 'pcm_s16le' | 'pcm_f32le' | 'pcm_mulaw' | 'pcm_alaw'
   queueCapacity: number
@@ -75,11 +77,36 @@ export interface NativeCounters {
   queuedTasks: number
 }
 
+/** What the native analysis measures of a stretch of speech (16 kHz, aubio and LPC). */
+export interface NativeSpeechMeasures {
+  durationSeconds: number
+  speechSeconds: number
+  voicedSeconds: number
+  pitchHz: number
+  pitchP10Hz: number
+  pitchP90Hz: number
+  /** Median formant spacing; 1000 Hz is a 17.5 cm vocal tract. */
+  formantSpacingHz: number
+  onsetsPerSecond: number
+  loudnessDb: number
+}
+
+export interface NativeVoiceTransform {
+  pitchScale: number
+  formantScale: number
+}
+
 export interface NativeAddon {
   init(options: { threads?: number; espeakDataPath?: string }): Promise<{ espeakSampleRate: number; poolThreads: number }>
   phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
   counters(): NativeCounters
   SynthStream: new (plan: NativePlan) => NativeSynthStream
+  /** Decodes an audio file (libsndfile) and measures it. Rejects with "CODE: message" for a bad sample. */
+  analyseSample(file: Buffer, maxSeconds: number): Promise<NativeSpeechMeasures & { format: string }>
+  /** Measures mono f32le PCM. */
+  analysePcm(samples: Buffer, sampleRate: number): Promise<NativeSpeechMeasures>
+  /** Pitch and formant scaling of mono f32le PCM (Rubber Band R3), same length out. */
+  transformVoice(samples: Buffer, sampleRate: number, params: NativeVoiceTransform): Promise<Buffer>
 }
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')

@@ -136,6 +136,15 @@ void PieceResampler::Finish(std::vector<float>& out) {
   produced_ = expected;
 }
 
+std::vector<float> Resample(const std::vector<float>& input, int inRate, int outRate) {
+  if (inRate == outRate) return input;
+  PieceResampler resampler(inRate, outRate);
+  std::vector<float> output;
+  resampler.Push(input.data(), input.size(), output);
+  resampler.Finish(output);
+  return output;
+}
+
 void Encode(const float* samples, size_t count, Encoding encoding, std::vector<uint8_t>& out) {
   const size_t start = out.size();
   out.resize(start + count * BytesPerSample(encoding));

@@ -36,6 +36,9 @@ class PieceResampler {
   int64_t produced_ = 0;
 };
 
+// Resamples a whole signal at once (sample analysis): round(input * outRate / inRate) samples.
+std::vector<float> Resample(const std::vector<float>& input, int inRate, int outRate);
+
 // Appends `samples` in `encoding` to `out`.
 void Encode(const float* samples, size_t count, Encoding encoding, std::vector<uint8_t>& out);
 

@@ -125,10 +125,11 @@ class ChunkWriter {
 };
 
 // One text or phoneme piece: backend audio -> resampler -> edge trimmer -> the chunk's writer.
+// A cloned voice's transform needs the whole piece, so its audio is held until the piece ends.
 class PieceSink : public AudioSink {
  public:
-  PieceSink(int outputRate, EdgeTrimmer& trimmer, ChunkWriter& writer)
-      : outputRate_(outputRate), trimmer_(trimmer), writer_(writer) {}
+  PieceSink(int outputRate, const VoiceTransformParams& transform, EdgeTrimmer& trimmer, ChunkWriter& writer)
+      : outputRate_(outputRate), transform_(transform), trimmer_(trimmer), writer_(writer) {}
 
   void Start(int sampleRate) override {
     inputRate_ = sampleRate;
@@ -136,15 +137,22 @@ class PieceSink : public AudioSink {
   }
 
   void Audio(const int16_t* samples, size_t count) override {
+    if (!transform_.IsIdentity()) {
+      for (size_t i = 0; i < count; ++i) held_.push_back(samples[i] / 32768.0f);
+      return;
+    }
     input_.resize(count);
     for (size_t i = 0; i < count; ++i) input_[i] = samples[i] / 32768.0f;
-    resampled_.clear();
-    resampler_->Push(input_.data(), count, resampled_);
-    trimmer_.Push(resampled_.data(), resampled_.size(), writer_.Buffer());
-    writer_.Send();
+    Pass(input_);
   }
 
   void Finish() {
+    if (!held_.empty()) {
+      // Length-preserving, so the backend's word timings stay valid.
+      ApplyVoiceTransform(transform_, inputRate_, held_);
+      Pass(held_);
+      held_.clear();
+    }
     resampled_.clear();
     if (resampler_) resampler_->Finish(resampled_);
     trimmer_.Push(resampled_.data(), resampled_.size(), writer_.Buffer());
@@ -154,12 +162,21 @@ class PieceSink : public AudioSink {
   double Scale() const { return inputRate_ > 0 ? static_cast<double>(outputRate_) / inputRate_ : 1.0; }
 
  private:
+  void Pass(const std::vector<float>& input) {
+    resampled_.clear();
+    resampler_->Push(input.data(), input.size(), resampled_);
+    trimmer_.Push(resampled_.data(), resampled_.size(), writer_.Buffer());
+    writer_.Send();
+  }
+
   const int outputRate_;
+  const VoiceTransformParams& transform_;
   EdgeTrimmer& trimmer_;
   ChunkWriter& writer_;
   int inputRate_ = 0;
   std::optional<PieceResampler> resampler_;
   std::vector<float> input_;
+  std::vector<float> held_;
   std::vector<float> resampled_;
 };
 
@@ -192,7 +209,7 @@ bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std:
     if (IsBreak(job, i + 1)) trailThreshold = kDigitalSilence;
     else if (i + 1 == job.pieces.size() && job.continues) trailThreshold = kQuiet, trailKeep = margin;
     EdgeTrimmer trimmer(leadThreshold, leadKeep, trailThreshold, trailKeep);
-    PieceSink sink(config.outputRate, trimmer, writer);
+    PieceSink sink(config.outputRate, config.transform, trimmer, writer);
     std::vector<WordTiming> words;
     if (!config.backend->Speak(piece.speak, config.voice, cancelled, sink, words)) return false;
     sink.Finish();

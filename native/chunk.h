@@ -9,6 +9,7 @@
 
 #include "audio.h"
 #include "backend.h"
+#include "voice_transform.h"
 
 namespace svc {
 
@@ -32,6 +33,7 @@ struct StreamConfig {
   VoiceParams voice;
   int outputRate = 44100;
   Encoding encoding = Encoding::PcmS16le;
+  VoiceTransformParams transform;  // cloned voices: applied to each piece at the backend's rate
 };
 
 struct ChunkWord {

@@ -15,8 +15,8 @@ import type { TokenReader, WordCollector } from './token-reader.js'
 import { LANGUAGES, type Chunk, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
 import type { Unit } from './units.js'
 
-/** The longest stretch of planning done without letting the event loop run. */
-const PLANNING_SLICE_MS = 10
+/** Longest stretch of planning on the event loop before it yields to other work. */
+const PLAN_SLICE_MS = 10
 
 function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (typeof transcript !== 'string') throw new TtsError('INVALID_REQUEST', 'transcript must be a string')
@@ -162,8 +162,8 @@ export class SpeechPlanner {
       for (const sentence of sentences) {
         const units = sentence.flatMap((segment) => segmentUnits(segment, reader, this.opts, addWord))
         chunks.push(...chunkUnits(mergeBreaks(units)))
-        // A long text is planned in slices, so the event loop never stalls behind it.
-        if (performance.now() - sliceStart > PLANNING_SLICE_MS) {
+        // A long transcript is planned in slices, so other requests' work runs in between.
+        if (performance.now() - sliceStart > PLAN_SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve))
           if (this.opts.signal?.aborted) throw abortedError(this.opts.signal)
           sliceStart = performance.now()
