@@ -1,12 +1,14 @@
 /**
- * The engine: resolves model and voice, plans the transcript, and runs the plan on a native
- * stream. Every entry point is built on `speak()`, a transport-agnostic stream of audio chunks
- * that each know their words, so one-shot audio is exactly the streamed chunks joined.
+ * The engine: resolves model and voice, and speaks text on a writable speech session, which plans
+ * it a sentence at a time and runs the plan on native streams. Every entry point is built on a
+ * session, a transport-agnostic stream of audio chunks that each know their words, so one-shot
+ * audio is exactly the streamed chunks joined, and text written in pieces sounds the same.
  */
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { AlignmentBuilder, type Alignment, type TimedWord } from './alignment.js'
+import type { Alignment, TimedWord } from './alignment.js'
 import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
+import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
@@ -18,14 +20,15 @@ import {
   engineOptionsSchema,
   listVoicesSchema,
   parseOutputFormat,
+  parseSessionRequest,
   parseSynthesisRequest,
   parseWith,
   voiceIdsSchema,
   voicePatchSchema,
   voiceRenderingSchema,
 } from './schemas.js'
+import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './session.js'
 import { checkSpeechPlan, DEFAULT_MAX_AUDIO_SECONDS } from './text/bounds.js'
-import { planSpeech } from './text/index.js'
 import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
 import { analyseSample, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
 import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
@@ -60,14 +63,7 @@ export interface CallOptions {
   signal?: AbortSignal
 }
 
-/** One piece of a speech stream: audio in the requested encoding (no container) and its words. */
-export interface SpeechChunk {
-  audio: Buffer
-  samples: number
-  /** Sample offset of this chunk in the whole stream. */
-  offsetSamples: number
-  words: TimedWord[]
-}
+export type { SpeechChunk, SpeechSession } from './session.js'
 
 export interface TimestampedSpeech {
   audio_base64: string
@@ -235,6 +231,25 @@ export class Engine {
     }
   }
 
+  /**
+   * A writable speech session: write text as it comes (an LLM's tokens, a chat's messages), read
+   * the audio as it is made. `request` is a synthesis request whose `transcript` is optional (it
+   * is written at once). Audio and words equal those of the whole text sent in one request.
+   */
+  async open(request: unknown, options?: CallOptions): Promise<SpeechSession> {
+    const scope = this.begin(options)
+    try {
+      const parsed = parseSessionRequest(request, this.maxTranscriptChars)
+      const resolved = await this.resolveParsed({ ...parsed, transcript: parsed.transcript ?? '' }, 'raw', scope)
+      const session = this.session(resolved, scope, { whole: false, onFinish: () => scope.end() })
+      if (parsed.transcript) session.write(parsed.transcript)
+      return session
+    } catch (error) {
+      scope.end()
+      throw error
+    }
+  }
+
   /** Native work in flight, for monitoring (and for tests that check cancellation stops it). */
   counters(): NativeCounters {
     return this.native.counters()
@@ -271,7 +286,7 @@ export class Engine {
 
   /** Starts a call: checks its options and ties it to the caller's signal and to close(). */
   private begin(options: unknown): CallScope {
-    const { signal } = parseWith(callOptionsSchema, options ?? {}, 'call options')
+    const { signal } = parseWith(callOptionsSchema, options === undefined ? {} : options, 'call options')
     if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
     return this.calls.begin(signal)
   }
@@ -289,11 +304,17 @@ export class Engine {
   }
 
   private async resolve(request: unknown, defaultContainer: OutputFormat['container'], scope: CallScope): Promise<ResolvedRequest> {
-    const parsed = parseSynthesisRequest(request, this.maxTranscriptChars)
+    return this.resolveParsed(parseSynthesisRequest(request, this.maxTranscriptChars), defaultContainer, scope)
+  }
+
+  private async resolveParsed(
+    parsed: { transcript: string; model_id: string; voice: { id: string }; output_format?: unknown; language?: string | undefined },
+    defaultContainer: OutputFormat['container'],
+    scope: CallScope,
+  ): Promise<ResolvedRequest> {
     const format = parseOutputFormat(parsed.output_format, defaultContainer)
     const model = this.models.get(parsed.model_id)
-    const voice = await this.findVoice(parsed.voice.id)
-    scope.throwIfAborted()
+    const voice = await abortable(this.findVoice(parsed.voice.id), scope.signal)
     // A custom store's rendering is checked before anything is estimated or sent to the addon.
     const rendering = voiceRenderingSchema.safeParse(voice.rendering)
     if (!rendering.success) {
@@ -340,37 +361,34 @@ export class Engine {
     return { audio, words }
   }
 
+  /**
+   * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
+   * whole before synthesis (it has something to say, and not too much).
+   */
+  private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): WritableSpeechSession {
+    const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
+    const { speed } = nativePlan
+    return new WritableSpeechSession(
+      {
+        plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
+        sampleRate: resolved.format.sample_rate,
+        bytesPerSample: BYTES_PER_SAMPLE[resolved.format.encoding],
+        maxPendingChars: this.maxTranscriptChars,
+        maxAudioSeconds: this.maxAudioSeconds,
+        ...(how.whole && { checkPlan: (plan) => checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed }) }),
+        start: (chunks) => new this.native.SynthStream({ ...nativePlan, chunks }),
+        ...(how.onFinish && { finished: how.onFinish }),
+      },
+      scope,
+    )
+  }
+
   private async *run(resolved: ResolvedRequest, scope: CallScope): AsyncGenerator<SpeechChunk> {
     scope.throwIfAborted()
-    const plan = await planSpeech(resolved.transcript, { language: resolved.language, backend: resolved.model.backend, signal: scope.signal })
-    scope.throwIfAborted()
-    const { rendering } = resolved.voice
-    checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed: rendering.tuning?.[resolved.model.backend].speed ?? rendering.speed })
-    const stream = new this.native.SynthStream(this.nativePlan(resolved, plan.chunks))
-    scope.onCancel(() => stream.cancel())
-    const maxSamples = this.maxAudioSeconds * resolved.format.sample_rate
-
-    const alignment = new AlignmentBuilder(plan, resolved.format.sample_rate)
-    const width = BYTES_PER_SAMPLE[resolved.format.encoding]
-    let offsetSamples = 0
-    try {
-      for (let index = 0; ; index++) {
-        const chunk = await stream.next().catch((cause: unknown) => {
-          throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
-        })
-        scope.throwIfAborted()
-        if (!chunk) return
-        if (chunk.audio.length !== chunk.samples * width) throw new TtsError('SYNTHESIS_FAILED', 'native chunk size mismatch')
-        if (offsetSamples + chunk.samples > maxSamples) {
-          throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${this.maxAudioSeconds} s a request`, { extra: { max_seconds: this.maxAudioSeconds } })
-        }
-        const words = alignment.addChunk(index, chunk, offsetSamples)
-        yield { audio: chunk.audio, samples: chunk.samples, offsetSamples, words }
-        offsetSamples += chunk.samples
-      }
-    } finally {
-      stream.cancel()  // a consumer that stops early stops the native work too
-    }
+    const session = this.session(resolved, scope, { whole: true })
+    session.write(resolved.transcript)
+    session.end()
+    yield* session
   }
 }
 

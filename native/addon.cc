@@ -14,6 +14,7 @@
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "pool.h"
+#include "random.h"
 #include "sample_analysis.h"
 #include "stream.h"
 #include "voice_transform.h"
@@ -64,6 +65,7 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
   try {
     std::thread([settler, dataPath] {
       settler.Run([&dataPath] {
+        InstallBackendRandom();
         const int rate = EspeakBackend::Initialise(dataPath).SampleRate();
         FliteBackend::Instance();
         return rate;
