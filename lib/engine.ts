@@ -275,8 +275,14 @@ export class Engine {
       rendering: { espeakVariant: base, flite: base, speed: 1, pitch: 1, tuning: { espeak: tuning, flite: tuning } },
     }
     const format = { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 } as const
-    const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, scope)
-    return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
+    // Each render has its own scope under the clone's, so its cancel hooks go when it ends.
+    const renderScope = this.calls.begin(scope.signal)
+    try {
+      const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, renderScope)
+      return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
+    } finally {
+      renderScope.end()
+    }
   }
 
   private openStore(): VoiceStore {

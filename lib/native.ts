@@ -117,9 +117,9 @@ export function loadNative(): NativeAddon {
     loaded = (explicit ? require(explicit) : require('node-gyp-build')(packageRoot)) as NativeAddon
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause)
-    const hint = /lib(espeak-ng|flite|soxr)[\w.-]*\.so/.test(reason)
-      ? 'Install the runtime libraries: apt-get install -y libespeak-ng1 libflite1 libsoxr0 espeak-ng-data.'
-      : 'Build it with `npx cmake-js compile` (needs cmake, g++, pkg-config, libespeak-ng-dev, flite1-dev, libsoxr-dev).'
+    const hint = /lib(espeak-ng|flite|soxr|sndfile|aubio|rubberband)[\w.-]*\.so/.test(reason)
+      ? 'Install the runtime libraries: apt-get install -y libespeak-ng1 libflite1 libsoxr0 espeak-ng-data libsndfile1 libaubio5 librubberband2.'
+      : 'Build it with `npx cmake-js compile` (needs cmake, g++, pkg-config, libespeak-ng-dev, flite1-dev, libsoxr-dev, libsndfile1-dev, libaubio-dev, librubberband-dev).'
     throw new TtsError('NATIVE_LOAD_FAILED', `svc-tts could not load its native addon: ${reason}. ${hint}`, { cause })
   }
   return loaded
