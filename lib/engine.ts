@@ -9,7 +9,7 @@ import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
-import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
+import { fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan, type NativeSynthStream } from './native.js'
 import {
   callOptionsSchema,
   DEFAULT_MAX_TRANSCRIPT_CHARS,
@@ -238,7 +238,13 @@ export class Engine {
     const plan = await planSpeech(resolved.transcript, { language: resolved.language, backend: resolved.model.backend, signal: scope.signal })
     scope.throwIfAborted()
     checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed: resolved.voice.rendering.speed })
-    const stream = new this.native.SynthStream(this.nativePlan(resolved, plan.chunks))
+    const nativePlan = this.nativePlan(resolved, plan.chunks)
+    let stream: NativeSynthStream
+    try {
+      stream = new this.native.SynthStream(nativePlan)
+    } catch (cause) {
+      throw fromNativeError(cause, 'synthesis could not start')
+    }
     scope.onCancel(() => stream.cancel())
     const maxSamples = this.maxAudioSeconds * resolved.format.sample_rate
 
@@ -248,7 +254,7 @@ export class Engine {
     try {
       for (let index = 0; ; index++) {
         const chunk = await stream.next().catch((cause: unknown) => {
-          throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+          throw fromNativeError(cause, 'synthesis failed')
         })
         scope.throwIfAborted()
         if (!chunk) return
@@ -276,7 +282,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
     })
   } catch (cause) {
-    throw new TtsError('NATIVE_LOAD_FAILED', `the native engines failed to start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    // Whatever the addon's code, an engine that cannot start is NATIVE_LOAD_FAILED.
+    const error = fromNativeError(cause, 'the native engines failed to start')
+    throw new TtsError('NATIVE_LOAD_FAILED', error.message, { cause, ...(error.extra && { extra: error.extra }) })
   }
   return new Engine(native, options)
 }

@@ -2,7 +2,7 @@
  * planSpeech: transcript → SpeechPlan. Parses the markup, collects the source words, turns every
  * segment into units (normalised text, phonemes in the backend's alphabet, breaks) and chunks them.
  */
-import { TtsError } from '../errors.js'
+import { abortedError, TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
 import { boundSegments } from './bounds.js'
 import { chunkUnits } from './chunker.js'
@@ -12,6 +12,9 @@ import { createReader } from './readers.js'
 import type { TokenReader, WordCollector } from './token-reader.js'
 import { LANGUAGES, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
 import type { Unit } from './units.js'
+
+/** Planning a long transcript yields to the event loop after this many milliseconds of work. */
+const PLAN_SLICE_MS = 20
 
 function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (typeof transcript !== 'string') throw new TtsError('INVALID_REQUEST', 'transcript must be a string')
@@ -69,13 +72,31 @@ function mergeBreaks(units: Unit[]): Unit[] {
   return merged
 }
 
+/** Yields to the event loop once a slice of planning work is used up, and stops once the call is aborted. */
+function slicer(opts: PlanOptions): () => Promise<void> {
+  let sliceStart = performance.now()
+  return async () => {
+    if (performance.now() - sliceStart < PLAN_SLICE_MS) return
+    await new Promise((resolve) => setImmediate(resolve))
+    if (opts.signal?.aborted) throw abortedError(opts.signal)
+    sliceStart = performance.now()
+  }
+}
+
 async function plan(transcript: string, opts: PlanOptions): Promise<SpeechPlan> {
   checkOptions(transcript, opts)
-  const segments = boundSegments(parseMarkup(transcript), opts.language)
+  const breathe = slicer(opts)
+  const parsed = parseMarkup(transcript)
+  await breathe()
+  const segments = boundSegments(parsed, opts.language)
   const reader = await createReader(opts, segments)
   const words: SourceWord[] = []
   const addWord = collector(words, transcript)
-  const units = segments.flatMap((segment) => segmentUnits(segment, reader, opts, addWord))
+  const units: Unit[] = []
+  for (const segment of segments) {
+    units.push(...segmentUnits(segment, reader, opts, addWord))
+    await breathe()
+  }
   return { words, chunks: chunkUnits(mergeBreaks(units)) }
 }
 
