@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { TtsError } from './errors.js'
+import { TtsError, type ErrorCode } from './errors.js'
 
 export interface NativePiece {
   kind: 'text' | 'phonemes' | 'break'
@@ -107,6 +107,24 @@ export interface NativeAddon {
   analysePcm(samples: Buffer, sampleRate: number): Promise<NativeSpeechMeasures>
   /** Pitch and formant scaling of mono f32le PCM (Rubber Band R3), same length out. */
   transformVoice(samples: Buffer, sampleRate: number, params: NativeVoiceTransform): Promise<Buffer>
+}
+
+/** The TtsError code of each native error code (native/errors.h); anything else is SYNTHESIS_FAILED. */
+const NATIVE_ERROR_CODES: Record<string, ErrorCode> = {
+  ERR_SVC_ESPEAK_INIT: 'NATIVE_LOAD_FAILED',
+  ERR_SVC_INPUT_TOO_LONG: 'TRANSCRIPT_TOO_LONG',
+  // The library validates before calling the addon: a refused argument is our bug, not the user's.
+  ERR_SVC_INVALID_ARGUMENT: 'SYNTHESIS_FAILED',
+  ERR_SVC_SYNTHESIS: 'SYNTHESIS_FAILED',
+}
+
+/** A TtsError for whatever the addon threw or rejected with, keeping its native code in `extra`. */
+export function fromNativeError(cause: unknown, doing: string): TtsError {
+  if (cause instanceof TtsError) return cause
+  const nativeCode = (cause as { code?: unknown } | null)?.code
+  const code = (typeof nativeCode === 'string' && NATIVE_ERROR_CODES[nativeCode]) || 'SYNTHESIS_FAILED'
+  const message = cause instanceof Error ? cause.message : String(cause)
+  return new TtsError(code, `${doing}: ${message}`, { cause, ...(typeof nativeCode === 'string' && { extra: { native_code: nativeCode } }) })
 }
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
