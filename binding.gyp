@@ -4,8 +4,8 @@
       "target_name": "svc_tts",
       "sources": [
         "native/addon.cc", "native/audio.cc", "native/chunk.cc", "native/env_context.cc",
-        "native/espeak_backend.cc", "native/flite_backend.cc", "native/pool.cc", "native/stream.cc",
-        "native/utf8.cc"
+        "native/espeak_backend.cc", "native/flite_backend.cc", "native/pool.cc", "native/random.cc",
+        "native/stream.cc", "native/utf8.cc"
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",

@@ -10,16 +10,27 @@ export const ERROR_STATUS = {
   FORMAT_NOT_RECOGNIZED: 400,
   MODEL_NOT_FOUND: 400,
   TRANSCRIPT_TOO_LONG: 400,
+  INVALID_MESSAGE: 400,
+  AUDIO_TOO_LONG: 400,
+  NO_SPEECH: 400,
   INVALID_API_KEY: 401,
   VOICE_NOT_FOUND: 404,
   VERSION_NOT_FOUND: 404,
-  ABORTED: 499,
+  ROUTE_NOT_FOUND: 404,
+  CONTEXT_NOT_FOUND: 404,
+  IDLE_TIMEOUT: 408,
+  PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_CONCURRENT_REQUESTS: 429,
   RATE_LIMIT_EXCEEDED: 429,
   USAGE_LIMIT_EXCEEDED: 429,
-  ENGINE_CLOSED: 503,
+  CONTEXT_LIMIT_EXCEEDED: 429,
+  ABORTED: 499,
+  INTERNAL_ERROR: 500,
   NATIVE_LOAD_FAILED: 500,
   SYNTHESIS_FAILED: 500,
+  INVALID_VOICE: 500,
+  ENGINE_CLOSED: 503,
+  SERVER_CLOSING: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -44,4 +55,10 @@ export class TtsError extends Error {
 
 export function isTtsError(value: unknown): value is TtsError {
   return value instanceof TtsError
+}
+
+/** The error of an aborted call: the signal's reason when it is a TtsError (ENGINE_CLOSED), else ABORTED. */
+export function abortedError(signal: AbortSignal): TtsError {
+  const reason: unknown = signal.reason
+  return reason instanceof TtsError ? reason : new TtsError('ABORTED', 'synthesis was aborted', { cause: reason })
 }

@@ -1,5 +1,5 @@
 export { createEngine, Engine } from './engine.js'
-export type { CallOptions, EngineOptions, SpeechChunk, TimestampedSpeech } from './engine.js'
+export type { CallOptions, EngineOptions, SpeechChunk, SpeechSession, TimestampedSpeech } from './engine.js'
 export type { Alignment, TimedWord } from './alignment.js'
 export { TtsError, isTtsError, ERROR_STATUS } from './errors.js'
 export type { ErrorCode } from './errors.js'
@@ -8,6 +8,14 @@ export type { ModelPack } from './models.js'
 export { CONTAINERS, ENCODINGS, SAMPLE_RATES, wavHeader } from './audio/format.js'
 export type { Container, Encoding, OutputFormat } from './audio/format.js'
 export type { SynthesisRequest } from './schemas.js'
+export {
+  listVoicesSchema,
+  outputFormatSchema,
+  parseOutputFormat,
+  parseSynthesisRequest,
+  parseWith,
+  synthesisRequestSchema,
+} from './schemas.js'
 export { LANGUAGES } from './text/types.js'
 export type { Language } from './text/types.js'
 export { PREDEFINED_VOICES } from './voices/predefined.js'

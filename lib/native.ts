@@ -23,7 +23,20 @@ export interface NativePlan {
   sampleRate: number
   encoding: 'pcm_s16le' | 'pcm_f32le' | 'pcm_mulaw' | 'pcm_alaw'
   queueCapacity: number
-  chunks: { pieces: NativePiece[]; continues?: boolean }[]
+  chunks: NativeChunkPlan[]
+}
+
+/**
+ * One chunk to synthesise, with what its neighbours mean for its edges: next to a break the
+ * backend's edge silence is trimmed (the break is the silence heard); where speech was cut
+ * mid-clause (`continues` / `continued`) it is trimmed to a short margin.
+ */
+export interface NativeChunkPlan {
+  pieces: NativePiece[]
+  breakBefore?: boolean
+  breakAfter?: boolean
+  continued?: boolean
+  continues?: boolean
 }
 
 /** A word event: `char` is a code-point offset into the piece's text; samples count from the chunk's start. */

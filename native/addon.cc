@@ -10,6 +10,7 @@
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "pool.h"
+#include "random.h"
 #include "stream.h"
 
 namespace svc {
@@ -58,6 +59,7 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
   try {
     std::thread([settler, dataPath] {
       settler.Run([&dataPath] {
+        InstallBackendRandom();
         const int rate = EspeakBackend::Initialise(dataPath).SampleRate();
         FliteBackend::Instance();
         return rate;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "random.h"
+
 namespace svc {
 namespace {
 
@@ -38,6 +40,7 @@ bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std:
                      ChunkResult& out) {
   std::vector<float> pcm;
   out.pieceStarts.clear();
+  ReseedBackendRandom();
   for (size_t i = 0; i < job.pieces.size(); ++i) {
     if (cancelled.load()) return false;
     const PieceJob& piece = job.pieces[i];

@@ -18,6 +18,7 @@ struct PieceJob {
 
 struct ChunkJob {
   std::vector<PieceJob> pieces;
+  // The planner says what the neighbours are (they may belong to another append of a session).
   bool breakBefore = false;  // the previous chunk ends with a break
   bool breakAfter = false;   // the next chunk starts with one
   bool continued = false;    // the previous chunk was cut mid-clause: speech runs on into this one

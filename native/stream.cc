@@ -296,16 +296,11 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
         CheckPieceSize(job.pieces.back(), backend == "flite", pieceWhat);
       }
       for (PieceJob& piece : job.pieces) piece.speak.session = session;
+      job.breakBefore = chunk.Get("breakBefore").ToBoolean().Value();
+      job.breakAfter = chunk.Get("breakAfter").ToBoolean().Value();
+      job.continued = chunk.Get("continued").ToBoolean().Value();
       job.continues = chunk.Get("continues").ToBoolean().Value();
       state_->jobs.push_back(std::move(job));
-    }
-    auto& jobs = state_->jobs;
-    for (size_t i = 0; i + 1 < jobs.size(); ++i) {
-      const auto& next = jobs[i + 1].pieces;
-      const auto& current = jobs[i].pieces;
-      jobs[i].breakAfter = !next.empty() && next.front().kind == PieceJob::Kind::Break;
-      jobs[i + 1].breakBefore = !current.empty() && current.back().kind == PieceJob::Kind::Break;
-      jobs[i + 1].continued = jobs[i].continues;
     }
   } catch (const Napi::Error&) {
     throw;  // a JS exception (a throwing getter) propagates as it is
