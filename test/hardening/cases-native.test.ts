@@ -367,8 +367,8 @@ describe('hardening, native side (issue 7)', () => {
     const probe = '<'.repeat(100) + ' hi'
     const first = await say(probe)
     const runs = []
-    for (const other of ['<'.repeat(100) + ' there', 'hello hello hello hello hello hello hello hello', '<'.repeat(120), 'a a a a a a a a a a']) {
-      await say(other).catch((error: { code?: string }) => expect(error.code).toBe('NO_SPEECH'))  // a long '<' run is blanked
+    for (const other of ['<'.repeat(100) + ' there', 'hello hello hello hello hello hello hello hello', 'a.'.repeat(60), 'a a a a a a a a a a']) {
+      await say(other)
       runs.push(await say(probe))
     }
     for (const run of runs) {
