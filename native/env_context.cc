@@ -65,17 +65,20 @@ bool EnvContext::Post(MainThreadFn fn) {
 
 bool EnvContext::Submit(std::function<void()> task) { return Submit(std::move(task), WorkerPool::Instance()); }
 
-bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool) {
+bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closing_) return false;
     ++tasks_;
   }
   activeTasks.fetch_add(1);
-  pool.Submit(this, [self = shared_from_this(), task = std::move(task)] {
-    task();
-    self->TaskFinished();  // last: teardown waits for this, and frees nothing the task touches
-  });
+  pool.Submit(
+      this,
+      [self = shared_from_this(), task = std::move(task)] {
+        task();
+        self->TaskFinished();  // last: teardown waits for this, and frees nothing the task touches
+      },
+      first);
   return true;
 }
 

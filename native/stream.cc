@@ -61,7 +61,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     while (!cancelled.load() && error.empty() && nextJob < jobs.size() && started.size() < capacity) {
       const size_t index = nextJob;
       started[index];
-      if (!env->Submit([self = shared_from_this(), index] { self->Produce(index); }, *pool)) {
+      if (!env->Submit([self = shared_from_this(), index] { self->Produce(index); }, *pool, index == 0)) {
         started.erase(index);
         return;
       }
