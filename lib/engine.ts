@@ -12,7 +12,7 @@ import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
-import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
+import { fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import {
   callOptionsSchema,
   DEFAULT_MAX_TRANSCRIPT_CHARS,
@@ -373,7 +373,7 @@ export class Engine {
    */
   private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): WritableSpeechSession {
     const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
-    const { speed } = nativePlan
+    const speed = resolved.voice.rendering.tuning?.[resolved.model.backend].speed ?? resolved.voice.rendering.speed
     return new WritableSpeechSession(
       {
         plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
@@ -382,7 +382,13 @@ export class Engine {
         maxPendingChars: this.maxTranscriptChars,
         maxAudioSeconds: this.maxAudioSeconds,
         ...(how.whole && { checkPlan: (plan) => checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed }) }),
-        start: (chunks) => new this.native.SynthStream({ ...nativePlan, chunks }),
+        start: (chunks) => {
+          try {
+            return new this.native.SynthStream({ ...nativePlan, chunks })
+          } catch (cause) {
+            throw fromNativeError(cause, 'synthesis could not start')
+          }
+        },
         ...(how.onFinish && { finished: how.onFinish }),
       },
       scope,
@@ -408,7 +414,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
     })
   } catch (cause) {
-    throw new TtsError('NATIVE_LOAD_FAILED', `the native engines failed to start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    // Whatever the addon's code, an engine that cannot start is NATIVE_LOAD_FAILED.
+    const error = fromNativeError(cause, 'the native engines failed to start')
+    throw new TtsError('NATIVE_LOAD_FAILED', error.message, { cause, ...(error.extra && { extra: error.extra }) })
   }
   return new Engine(native, options)
 }

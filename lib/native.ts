@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { TtsError } from './errors.js'
+import { TtsError, type ErrorCode } from './errors.js'
 
 export interface NativePiece {
   kind: 'text' | 'phonemes' | 'break'
@@ -49,16 +49,23 @@ export interface NativeWord {
   end: number
 }
 
+/**
+ * A stretch of a chunk's audio, handed on as the backend makes it. The chunk's last stretch
+ * carries its words and piece starts (samples from the chunk's start) and its length.
+ */
 export interface NativeChunk {
   audio: Buffer
   samples: number
+  last: boolean
   words: NativeWord[]
-  /** Output sample where each piece starts, plus one final entry for the chunk's end. */
+  /** Output sample where each piece starts, plus one final entry for the chunk's end (last stretch only). */
   pieceStarts: number[]
+  /** The whole chunk's samples (last stretch only). */
+  chunkSamples: number
 }
 
 export interface NativeSynthStream {
-  /** The next chunk, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
+  /** The next stretch of audio, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
   next(): Promise<NativeChunk | null>
   cancel(): void
 }
@@ -100,6 +107,24 @@ export interface NativeAddon {
   analysePcm(samples: Buffer, sampleRate: number): Promise<NativeSpeechMeasures>
   /** Pitch and formant scaling of mono f32le PCM (Rubber Band R3), same length out. */
   transformVoice(samples: Buffer, sampleRate: number, params: NativeVoiceTransform): Promise<Buffer>
+}
+
+/** The TtsError code of each native error code (native/errors.h); anything else is SYNTHESIS_FAILED. */
+const NATIVE_ERROR_CODES: Record<string, ErrorCode> = {
+  ERR_SVC_ESPEAK_INIT: 'NATIVE_LOAD_FAILED',
+  ERR_SVC_INPUT_TOO_LONG: 'TRANSCRIPT_TOO_LONG',
+  // The library validates before calling the addon: a refused argument is our bug, not the user's.
+  ERR_SVC_INVALID_ARGUMENT: 'SYNTHESIS_FAILED',
+  ERR_SVC_SYNTHESIS: 'SYNTHESIS_FAILED',
+}
+
+/** A TtsError for whatever the addon threw or rejected with, keeping its native code in `extra`. */
+export function fromNativeError(cause: unknown, doing: string): TtsError {
+  if (cause instanceof TtsError) return cause
+  const nativeCode = (cause as { code?: unknown } | null)?.code
+  const code = (typeof nativeCode === 'string' && NATIVE_ERROR_CODES[nativeCode]) || 'SYNTHESIS_FAILED'
+  const message = cause instanceof Error ? cause.message : String(cause)
+  return new TtsError(code, `${doing}: ${message}`, { cause, ...(typeof nativeCode === 'string' && { extra: { native_code: nativeCode } }) })
 }
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')

@@ -15,15 +15,24 @@ namespace svc {
 
 class WorkerPool {
  public:
-  // Each pool thread's stack: flite's regex matcher recurses per character of a token, deeper
-  // than the 8 MiB a default thread gets allows on long tokens (issue 7, case 3).
-  static constexpr size_t kStackBytes = 64u << 20;
+  // Each pool thread's stack, set explicitly: a default thread gets RLIMIT_STACK, which may be
+  // small or unlimited. flite's regex matcher recurses about 128 bytes per character of one token
+  // (a 70 000-character token overflowed 8 MiB: issue 7, case 3); within the native bounds
+  // (stream.cc: runs of at most 128 bytes) the deepest measured use is 0.05 MiB (espeak-ng) and
+  // 0.02 MiB (flite) (bench/stack-depth). 8 MiB leaves a wide margin and would still hold a
+  // 60 000-byte flite token.
+  static constexpr size_t kStackBytes = 8u << 20;
 
   // The process-wide pool; its size is fixed by the first call.
   static WorkerPool& Instance(unsigned threads = 0);
+  // espeak-ng's own thread: its calls are serialised by a process-wide lock anyway, and a pool
+  // thread waiting for that lock would hold a slot that other streams need.
+  static WorkerPool& Espeak();
 
-  // `owner` tags the task so that Drop(owner) can take it back before it starts.
-  void Submit(const void* owner, std::function<void()> task);
+  // `owner` tags the task so that Drop(owner) can take it back before it starts. `first` tasks
+  // (a stream's first chunk) run before all others, in order: a new stream's first audio does
+  // not wait behind the chunks other streams synthesise ahead.
+  void Submit(const void* owner, std::function<void()> task, bool first = false);
   // Removes every queued (not yet started) task of `owner`; returns them, to be destroyed by the
   // caller outside the pool's lock.
   std::vector<std::function<void()>> Drop(const void* owner);
@@ -42,6 +51,7 @@ class WorkerPool {
 
   std::mutex mutex_;
   std::condition_variable wake_;
+  std::deque<Task> firsts_;
   std::deque<Task> tasks_;
   std::vector<pthread_t> threads_;
 };

@@ -8,12 +8,10 @@ import { z } from 'zod'
 import { Engine } from '../engine.js'
 import { TtsError, isTtsError } from '../errors.js'
 import { RealtimeSession, type RealtimeLimits } from '../realtime/session.js'
-import { speechOpener, type OpenSpeech } from '../realtime/speech.js'
 import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } from './keys.js'
 import { MemoryLimiter, type Limiter, type LimitOptions } from './limits.js'
 import type { Route, RouteResponse } from './routes.js'
-import { TTS_ROUTES } from './tts-routes.js'
-import { VOICE_ROUTES } from './voices.js'
+import { TTS_ROUTES, VOICE_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -42,12 +40,10 @@ export const serviceOptionsSchema = z.object({
     .optional(),
   maxBodyBytes: z.number().int().min(1).optional(),
   sendBufferBytes: z.number().int().min(1).optional(),
-  /** More routes (the voice management operations) mounted beside the SPEC's. */
+  /** More routes mounted beside the SPEC's text-to-speech and voice operations. */
   routes: z.array(z.custom<Route>((v) => typeof v === 'object' && v !== null && 'handle' in v)).optional(),
   /** One structured entry per request. */
   log: z.custom<(entry: RequestLog) => void>((v) => typeof v === 'function').optional(),
-  /** How a realtime context opens its speech session (default: the engine's). */
-  openSpeech: z.custom<OpenSpeech>((v) => typeof v === 'function').optional(),
 })
 export type ServiceOptions = z.input<typeof serviceOptionsSchema>
 
@@ -97,7 +93,6 @@ export class TtsService {
   readonly maxBodyBytes: number
   readonly sendBufferBytes: number
   private readonly realtimeLimits: Partial<RealtimeLimits>
-  private readonly openSpeech: OpenSpeech
   private readonly log: ((entry: RequestLog) => void) | undefined
   private readonly live = new Set<AbortController>()
   private readonly sessions = new Set<RealtimeSession>()
@@ -113,7 +108,6 @@ export class TtsService {
     this.maxBodyBytes = parsed.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     this.sendBufferBytes = parsed.sendBufferBytes ?? DEFAULT_SEND_BUFFER_BYTES
     this.realtimeLimits = parsed.realtime ?? {}
-    this.openSpeech = parsed.openSpeech ?? speechOpener(this.engine)
     this.log = parsed.log
   }
 
@@ -161,7 +155,8 @@ export class TtsService {
         engine: this.engine,
         version,
         principal,
-        body: route.rawBody ? input.body : parseBody(input.body),
+        body: route.rawBody ? undefined : parseBody(input.body),
+        rawBody: route.rawBody && Buffer.isBuffer(input.body) ? input.body : undefined,
         params: input.params ?? {},
         headers: input.headers,
         signal: controller.signal,
@@ -212,7 +207,6 @@ export class TtsService {
   openRealtime(principal: Principal, writable: () => Promise<void> | undefined): RealtimeSession {
     const session = new RealtimeSession({
       engine: this.engine,
-      open: this.openSpeech,
       limits: this.realtimeLimits,
       admitContext: () => this.limiter.acquire(principal.keyId),
       chargeText: (characters) => this.limiter.charge(principal.keyId, characters),

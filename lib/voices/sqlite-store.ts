@@ -38,6 +38,11 @@ const MIGRATIONS: readonly string[] = [
      media_type TEXT NOT NULL,
      audio BLOB NOT NULL
    );`,
+  // A deleted voice keeps its place in the list order, so a cursor naming it stays valid.
+  `CREATE TABLE deleted_voices (
+     voice_id TEXT PRIMARY KEY,
+     seq INTEGER NOT NULL
+   );`,
 ]
 
 interface VoiceRow {
@@ -55,24 +60,6 @@ interface VoiceRow {
 
 /** Where a page ends: an index into the predefined voices, or the seq of a cloned voice. */
 type Position = { predefined: number } | { seq: number }
-
-function encodeCursor(position: Position): string {
-  return Buffer.from(JSON.stringify(position)).toString('base64url')
-}
-
-function decodeCursor(cursor: string): Position {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-    if (typeof value === 'object' && value !== null) {
-      const { predefined, seq } = value as Record<string, unknown>
-      if (Number.isSafeInteger(predefined) && (predefined as number) >= 0) return { predefined: predefined as number }
-      if (Number.isSafeInteger(seq) && (seq as number) >= 0) return { seq: seq as number }
-    }
-  } catch {
-    // reported below
-  }
-  throw new TtsError('INVALID_REQUEST', `cursor '${cursor}' is not a cursor this list returned`)
-}
 
 function fromRow(row: VoiceRow): StoredVoice {
   return {
@@ -121,7 +108,7 @@ export class SqliteVoiceStore implements VoiceStore {
   }
 
   async list({ limit = DEFAULT_LIST_LIMIT, cursor, language, gender, voice_type }: ListVoicesOptions = {}): Promise<VoicePage> {
-    const after = cursor === undefined ? undefined : decodeCursor(cursor)
+    const after = cursor === undefined ? undefined : this.positionOf(cursor)
     const picked: { voice: StoredVoice; position: Position }[] = []
     // One row more than asked tells whether another page follows.
     const wanted = limit + 1
@@ -153,7 +140,19 @@ export class SqliteVoiceStore implements VoiceStore {
 
     const page = picked.slice(0, limit)
     const more = picked.length > limit
-    return { voices: page.map((p) => p.voice.record), next_cursor: more ? encodeCursor(page[page.length - 1]!.position) : null }
+    // The SPEC's next_cursor is the id of the page's last voice.
+    return { voices: page.map((p) => p.voice.record), next_cursor: more ? page[page.length - 1]!.voice.record.voice_id : null }
+  }
+
+  /** Where the voice a cursor names stands in the list, also once it is deleted. */
+  private positionOf(cursor: string): Position {
+    const index = PREDEFINED_VOICES.findIndex((v) => v.record.voice_id === cursor)
+    if (index >= 0) return { predefined: index }
+    const row = this.db
+      .prepare('SELECT seq FROM voices WHERE voice_id = @cursor UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = @cursor')
+      .get({ cursor }) as { seq: number } | undefined
+    if (!row) throw new TtsError('INVALID_REQUEST', `cursor '${cursor}' is not the id of a voice this list returned`)
+    return { seq: row.seq }
   }
 
   async get(voiceId: string): Promise<StoredVoice | undefined> {
@@ -213,7 +212,10 @@ export class SqliteVoiceStore implements VoiceStore {
   async delete(voiceId: string): Promise<boolean> {
     const predefined = this.predefined.get(voiceId)
     if (predefined) throw readOnly(predefined)
-    return this.db.prepare('DELETE FROM voices WHERE voice_id = ?').run(voiceId).changes > 0
+    return this.db.transaction(() => {
+      this.db.prepare('INSERT OR REPLACE INTO deleted_voices (voice_id, seq) SELECT voice_id, seq FROM voices WHERE voice_id = ?').run(voiceId)
+      return this.db.prepare('DELETE FROM voices WHERE voice_id = ?').run(voiceId).changes > 0
+    }).immediate()
   }
 
   async sample(voiceId: string): Promise<VoiceSample | undefined> {
