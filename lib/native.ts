@@ -49,16 +49,23 @@ export interface NativeWord {
   end: number
 }
 
+/**
+ * A stretch of a chunk's audio, handed on as the backend makes it. The chunk's last stretch
+ * carries its words and piece starts (samples from the chunk's start) and its length.
+ */
 export interface NativeChunk {
   audio: Buffer
   samples: number
+  last: boolean
   words: NativeWord[]
-  /** Output sample where each piece starts, plus one final entry for the chunk's end. */
+  /** Output sample where each piece starts, plus one final entry for the chunk's end (last stretch only). */
   pieceStarts: number[]
+  /** The whole chunk's samples (last stretch only). */
+  chunkSamples: number
 }
 
 export interface NativeSynthStream {
-  /** The next chunk, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
+  /** The next stretch of audio, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
   next(): Promise<NativeChunk | null>
   cancel(): void
 }
