@@ -22,7 +22,7 @@ export interface ChildResult<T> {
 
 export const PRELUDE = `
 import { createEngine, PREDEFINED_VOICES, TtsError } from './lib/index.ts'
-import { watchStalls } from './test/hardening/stall.ts'
+import { watchStalls } from './test/helpers/stall.ts'
 const voice = (name = 'Sarah') => ({ mode: 'id', id: PREDEFINED_VOICES.find((v) => v.record.name === name).record.voice_id })
 const request = (transcript, extra = {}) => ({ model_id: 'svc_flash_v1.5', transcript, voice: voice(), ...extra })
 /** A call's outcome: { code } for a TtsError, { error } for anything else, { value } on success. */

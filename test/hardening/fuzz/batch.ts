@@ -7,7 +7,7 @@
  * (the machine is shared; a blocking bug stalls every time).
  */
 import { createEngine, TtsError, type Engine } from '../../../lib/index.js'
-import { watchStalls } from '../stall.js'
+import { watchStalls } from '../../helpers/stall.js'
 import { fuzzInput, type FuzzInput } from './inputs.js'
 
 const STALL_MS = 200
