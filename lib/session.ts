@@ -7,7 +7,7 @@
 import { AlignmentBuilder, type TimedWord } from './alignment.js'
 import type { CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
-import type { NativeChunk, NativeChunkPlan, NativeSynthStream } from './native.js'
+import { fromNativeError, type NativeChunk, type NativeChunkPlan, type NativeSynthStream } from './native.js'
 import { SpeechPlanner } from './text/plan.js'
 import type { Chunk, PlanOptions, SourceWord, SpeechPlan } from './text/types.js'
 
@@ -220,7 +220,7 @@ export class WritableSpeechSession implements SpeechSession {
 
   private async nextAudio(stream: NativeSynthStream): Promise<NativeChunk | null> {
     const audio = await stream.next().catch((cause: unknown) => {
-      throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+      throw fromNativeError(cause, 'synthesis failed')
     })
     this.scope.throwIfAborted()
     if (audio && audio.audio.length !== audio.samples * this.synthesis.bytesPerSample) {

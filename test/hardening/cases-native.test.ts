@@ -187,7 +187,8 @@ describe('hardening, native side (issue 7)', () => {
       const voice = { mode: 'id', id: PREDEFINED_VOICES[0].record.voice_id }
       const long = 'The birch canoe slid on the smooth planks, glue the sheet to the dark blue background. '.repeat(200)
       const busy = Array.from({ length: 60 }, () => engine.synthesize({ model_id: 'svc_pro_v1.0', transcript: long, voice }).catch(() => {}))
-      await new Promise((r) => setTimeout(r, 300))
+      // Planning yields to the event loop, so the 60 requests reach the pool over a while: wait for them.
+      for (let i = 0; i < 200 && engine.counters().queuedTasks <= 20; i++) await new Promise((r) => setTimeout(r, 50))
       const queuedBefore = engine.counters().queuedTasks
       const worker = new Worker(\`
         import { parentPort } from 'node:worker_threads'
@@ -367,8 +368,8 @@ describe('hardening, native side (issue 7)', () => {
     const probe = '<'.repeat(100) + ' hi'
     const first = await say(probe)
     const runs = []
-    for (const other of ['<'.repeat(100) + ' there', 'hello hello hello hello hello hello hello hello', '<'.repeat(120), 'a a a a a a a a a a']) {
-      await say(other).catch((error: { code?: string }) => expect(error.code).toBe('NO_SPEECH'))  // a long '<' run is blanked
+    for (const other of ['<'.repeat(100) + ' there', 'hello hello hello hello hello hello hello hello', 'a.'.repeat(60), 'a a a a a a a a a a']) {
+      await say(other)
       runs.push(await say(probe))
     }
     for (const run of runs) {

@@ -1,15 +1,12 @@
-/** Measures how late a 5 ms timer fires while `work` runs: the event loop's worst stall, in ms. */
+import { watchStalls } from './stall.js'
+
+/** The event loop's worst stall while `work` runs, in ms (time spent waiting for a CPU excluded: see stall.ts). */
 export async function worstEventLoopLag<T>(work: () => Promise<T>): Promise<{ result: T; worstLagMs: number }> {
-  let worstLagMs = 0
-  let last = performance.now()
-  const timer = setInterval(() => {
-    const now = performance.now()
-    worstLagMs = Math.max(worstLagMs, now - last - 5)
-    last = now
-  }, 5)
+  const watch = watchStalls()
   try {
-    return { result: await work(), worstLagMs }
+    const result = await work()
+    return { result, worstLagMs: watch.worstMs() }
   } finally {
-    clearInterval(timer)
+    watch.stop()
   }
 }
