@@ -4,29 +4,36 @@
  * session, a transport-agnostic stream of audio chunks that each know their words, so one-shot
  * audio is exactly the streamed chunks joined, and text written in pieces sounds the same.
  */
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
 import type { Alignment, TimedWord } from './alignment.js'
 import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
 import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
-import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
+import { loadNative, nativeError, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import {
   callOptionsSchema,
   DEFAULT_MAX_TRANSCRIPT_CHARS,
+  cloneRequestSchema,
   engineOptionsSchema,
   listVoicesSchema,
   parseOutputFormat,
   parseSessionRequest,
   parseSynthesisRequest,
   parseWith,
+  voiceIdsSchema,
+  voicePatchSchema,
   voiceRenderingSchema,
 } from './schemas.js'
 import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './session.js'
 import { checkSpeechPlan, DEFAULT_MAX_AUDIO_SECONDS } from './text/bounds.js'
-import { LANGUAGES, type Language } from './text/types.js'
-import { PredefinedVoiceStore } from './voices/memory-store.js'
-import type { ListVoicesOptions, StoredVoice, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
+import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
+import { analyseSample, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
+import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
+import { SqliteVoiceStore } from './voices/sqlite-store.js'
+import type { BackendTuning, ListVoicesOptions, StoredVoice, VoiceAnalysis, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
 
 export interface EngineOptions {
   /** Native synthesis threads (default: CPU count, 2 to 8). Fixed for the process by the first engine. */
@@ -39,8 +46,17 @@ export interface EngineOptions {
   maxAudioSeconds?: number
   /** espeak-ng data directory (default: the system's). */
   espeakDataPath?: string
+  /** Where the voice library lives (`<dataDir>/voices.db`); without it cloned voices last as long as the engine. */
+  dataDir?: string
+  /** A voice library of your own instead of the SQLite one (the engine then does not close it). */
   voiceStore?: VoiceStore
   models?: ModelRegistry
+}
+
+/** The answer of a batch get: the voices found, in the order asked, and the ids no voice has. */
+export interface VoiceBatch {
+  voices: VoiceRecord[]
+  not_found: string[]
 }
 
 export interface CallOptions {
@@ -62,9 +78,25 @@ interface ResolvedRequest {
   format: OutputFormat
 }
 
+/** What a clone's fit is measured on: about six seconds of varied English. */
+const CALIBRATION_TEXT =
+  'The quick brown fox jumps over the lazy dog. She sells sea shells by the sea shore, and the shells she sells are surely sea shells.'
+
+function voiceNotFound(voiceId: string): TtsError {
+  return new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
+}
+
+function openVoiceStore(dataDir: string | undefined): VoiceStore {
+  if (dataDir === undefined) return new SqliteVoiceStore(':memory:')
+  mkdirSync(dataDir, { recursive: true })
+  return new SqliteVoiceStore(path.join(dataDir, 'voices.db'))
+}
+
 export class Engine {
   readonly models: ModelRegistry
   private readonly voiceStore: VoiceStore
+  private readonly ownsVoiceStore: boolean
+  private readonly previews = new PreviewCache()
   private readonly queueCapacity: number
   private readonly maxTranscriptChars: number
   private readonly maxAudioSeconds: number
@@ -76,16 +108,70 @@ export class Engine {
     options: EngineOptions,
   ) {
     this.models = options.models ?? new ModelRegistry()
-    this.voiceStore = options.voiceStore ?? new PredefinedVoiceStore()
+    this.ownsVoiceStore = options.voiceStore === undefined
+    this.voiceStore = options.voiceStore ?? openVoiceStore(options.dataDir)
     this.queueCapacity = options.queueCapacity ?? 2
     this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
     this.maxAudioSeconds = options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS
   }
 
+  /** The voice library: every operation of the SPEC's voice API. */
   readonly voices = {
+    /**
+     * A new voice from a recording (WAV, FLAC, Ogg or MP3, at least 3 s of speech, at most 60 s)
+     * and its fields { name, description?, language, gender? }. Nothing is stored unless it succeeds.
+     */
+    clone: async (sample: Buffer, fields: unknown, options?: CallOptions): Promise<VoiceRecord> => {
+      const scope = this.begin(options)
+      try {
+        const store = this.openStore()
+        const meta = parseWith(cloneRequestSchema, fields, 'clone request')
+        if (!Buffer.isBuffer(sample)) throw new TtsError('INVALID_REQUEST', 'the sample must be a Buffer')
+        const { analysis, mediaType } = await analyseSample(this.native, sample)
+        scope.throwIfAborted()
+        const gender = meta.gender ?? inferGender(analysis)
+        const rendering = await fitRendering(analysis, gender, (backend, base, tuning) => this.measureRendering(backend, base, tuning, scope))
+        scope.throwIfAborted()
+        const stored = await store.create({ ...meta, gender, rendering, analysis, sample: { audio: sample, mediaType } })
+        return stored.record
+      } finally {
+        scope.end()
+      }
+    },
     list: async (options: ListVoicesOptions = {}): Promise<VoicePage> =>
-      this.voiceStore.list(parseWith(listVoicesSchema, options, 'voice list options')),
+      this.openStore().list(parseWith(listVoicesSchema, options, 'voice list options')),
     get: async (voiceId: string): Promise<VoiceRecord> => (await this.findVoice(voiceId)).record,
+    /** Unknown ids are reported in `not_found`, not thrown. */
+    getBatch: async (voiceIds: readonly string[]): Promise<VoiceBatch> => {
+      const ids = parseWith(voiceIdsSchema, voiceIds, 'voice ids')
+      const found = await this.openStore().getMany(ids)
+      const known = new Set(found.map((v) => v.record.voice_id))
+      return { voices: found.map((v) => v.record), not_found: ids.filter((id) => !known.has(id)) }
+    },
+    /** Changes a cloned voice's name, description, language or gender; predefined voices are VOICE_READ_ONLY. */
+    update: async (voiceId: string, patch: unknown): Promise<VoiceRecord> => {
+      const changes = parseWith(voicePatchSchema, patch, 'voice update')
+      const updated = await this.openStore().update(voiceId, changes)
+      if (!updated) throw voiceNotFound(voiceId)
+      this.previews.forget(voiceId)
+      return updated.record
+    },
+    delete: async (voiceId: string): Promise<void> => {
+      if (!(await this.openStore().delete(voiceId))) throw voiceNotFound(voiceId)
+      this.previews.forget(voiceId)
+    },
+    /** A short WAV of the voice speaking its language; cached until the voice changes. */
+    preview: async (voiceId: string, options: CallOptions = {}): Promise<Buffer> => {
+      const voice = await this.findVoice(voiceId)
+      return this.previews.get(voice, () =>
+        this.synthesize({
+          model_id: PREVIEW_MODEL_ID,
+          transcript: previewText(voice.record.language),
+          voice: { mode: 'id', id: voiceId },
+          output_format: { container: 'wav', encoding: 'pcm_s16le', sample_rate: 22050 },
+        }, options),
+      )
+    },
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
@@ -173,10 +259,29 @@ export class Engine {
   async close(): Promise<void> {
     this.closed = true
     this.calls.abortAll(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
+    if (this.ownsVoiceStore) await this.voiceStore.close()
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close()
+  }
+
+  /** Speaks the calibration text with a base voice and tuning, and measures the speech. */
+  private async measureRendering(backend: BackendKind, base: string, tuning: BackendTuning, scope: CallScope): Promise<VoiceAnalysis> {
+    const model = this.models.list().find((m) => m.backend === backend && m.languages.includes('en'))
+    if (!model) throw new TtsError('SYNTHESIS_FAILED', `no model speaks English on ${backend} to fit a cloned voice with`)
+    const voice: StoredVoice = {
+      record: { voice_id: 'calibration', voice_type: 'CUSTOM', name: 'calibration', description: '', created_at: '', updated_at: '', language: 'en', gender: 'Male' },
+      rendering: { espeakVariant: base, flite: base, speed: 1, pitch: 1, tuning: { espeak: tuning, flite: tuning } },
+    }
+    const format = { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 } as const
+    const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, scope)
+    return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
+  }
+
+  private openStore(): VoiceStore {
+    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+    return this.voiceStore
   }
 
   /** Starts a call: checks its options and ties it to the caller's signal and to close(). */
@@ -189,12 +294,12 @@ export class Engine {
   private async findVoice(voiceId: string): Promise<StoredVoice> {
     let voice: StoredVoice | undefined
     try {
-      voice = await this.voiceStore.get(voiceId)
+      voice = await this.openStore().get(voiceId)
     } catch (cause) {
       if (cause instanceof TtsError) throw cause
       throw new TtsError('SYNTHESIS_FAILED', `the voice store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
     }
-    if (!voice) throw new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
+    if (!voice) throw voiceNotFound(voiceId)
     return voice
   }
 
@@ -229,11 +334,13 @@ export class Engine {
     if (flite && !voice.rendering.flite) {
       throw new TtsError('VOICE_NOT_FOUND', `voice '${voice.record.name}' has no rendering for ${model.id}`)
     }
+    const tuning = voice.rendering.tuning?.[model.backend]
     return {
       backend: model.backend,
       voice: flite ? voice.rendering.flite! : ESPEAK_LANGUAGE_VOICE[language] + voice.rendering.espeakVariant,
-      speed: voice.rendering.speed,
-      pitch: voice.rendering.pitch,
+      speed: tuning?.speed ?? voice.rendering.speed,
+      pitch: tuning?.pitch ?? voice.rendering.pitch,
+      ...(tuning && { transform: tuning.transform }),
       sampleRate: format.sample_rate,
       encoding: format.encoding,
       queueCapacity: this.queueCapacity,
@@ -260,7 +367,7 @@ export class Engine {
    */
   private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): WritableSpeechSession {
     const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
-    const { speed } = resolved.voice.rendering
+    const speed = resolved.voice.rendering.tuning?.[resolved.model.backend].speed ?? resolved.voice.rendering.speed
     return new WritableSpeechSession(
       {
         plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
@@ -269,7 +376,13 @@ export class Engine {
         maxPendingChars: this.maxTranscriptChars,
         maxAudioSeconds: this.maxAudioSeconds,
         ...(how.whole && { checkPlan: (plan) => checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed }) }),
-        start: (chunks) => new this.native.SynthStream({ ...nativePlan, chunks }),
+        start: (chunks) => {
+          try {
+            return new this.native.SynthStream({ ...nativePlan, chunks })
+          } catch (cause) {
+            throw nativeError(cause)
+          }
+        },
         ...(how.onFinish && { finished: how.onFinish }),
       },
       scope,

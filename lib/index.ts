@@ -1,5 +1,5 @@
 export { createEngine, Engine } from './engine.js'
-export type { CallOptions, EngineOptions, SpeechChunk, SpeechSession, TimestampedSpeech } from './engine.js'
+export type { CallOptions, EngineOptions, SpeechChunk, SpeechSession, TimestampedSpeech, VoiceBatch } from './engine.js'
 export type { Alignment, TimedWord } from './alignment.js'
 export { TtsError, isTtsError, ERROR_STATUS } from './errors.js'
 export type { ErrorCode } from './errors.js'
@@ -19,4 +19,7 @@ export {
 export { LANGUAGES } from './text/types.js'
 export type { Language } from './text/types.js'
 export { PREDEFINED_VOICES } from './voices/predefined.js'
-export type { ListVoicesOptions, StoredVoice, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
+export { SqliteVoiceStore } from './voices/sqlite-store.js'
+export type {
+  ListVoicesOptions, NewVoice, StoredVoice, VoiceAnalysis, VoicePage, VoicePatch, VoiceRecord, VoiceRendering, VoiceSample, VoiceStore,
+} from './voices/types.js'

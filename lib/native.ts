@@ -20,6 +20,8 @@ export interface NativePlan {
   voice: string
   speed: number
   pitch: number
+  /** A cloned voice's pitch and formant scaling, applied to every piece. */
+  transform?: NativeVoiceTransform
   sampleRate: number
   encoding: 'pcm_s16le' | 'pcm_f32le' | 'pcm_mulaw' | 'pcm_alaw'
   queueCapacity: number
@@ -47,16 +49,23 @@ export interface NativeWord {
   end: number
 }
 
+/**
+ * A stretch of a chunk's audio, handed on as the backend makes it. The chunk's last stretch
+ * carries its words and piece starts (samples from the chunk's start) and its length.
+ */
 export interface NativeChunk {
   audio: Buffer
   samples: number
+  last: boolean
   words: NativeWord[]
-  /** Output sample where each piece starts, plus one final entry for the chunk's end. */
+  /** Output sample where each piece starts, plus one final entry for the chunk's end (last stretch only). */
   pieceStarts: number[]
+  /** The whole chunk's samples (last stretch only). */
+  chunkSamples: number
 }
 
 export interface NativeSynthStream {
-  /** The next chunk, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
+  /** The next stretch of audio, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
   next(): Promise<NativeChunk | null>
   cancel(): void
 }
@@ -68,11 +77,36 @@ export interface NativeCounters {
   queuedTasks: number
 }
 
+/** What the native analysis measures of a stretch of speech (16 kHz, aubio and LPC). */
+export interface NativeSpeechMeasures {
+  durationSeconds: number
+  speechSeconds: number
+  voicedSeconds: number
+  pitchHz: number
+  pitchP10Hz: number
+  pitchP90Hz: number
+  /** Median formant spacing; 1000 Hz is a 17.5 cm vocal tract. */
+  formantSpacingHz: number
+  onsetsPerSecond: number
+  loudnessDb: number
+}
+
+export interface NativeVoiceTransform {
+  pitchScale: number
+  formantScale: number
+}
+
 export interface NativeAddon {
   init(options: { threads?: number; espeakDataPath?: string }): Promise<{ espeakSampleRate: number; poolThreads: number }>
   phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
   counters(): NativeCounters
   SynthStream: new (plan: NativePlan) => NativeSynthStream
+  /** Decodes an audio file (libsndfile) and measures it. Rejects with "CODE: message" for a bad sample. */
+  analyseSample(file: Buffer, maxSeconds: number): Promise<NativeSpeechMeasures & { format: string }>
+  /** Measures mono f32le PCM. */
+  analysePcm(samples: Buffer, sampleRate: number): Promise<NativeSpeechMeasures>
+  /** Pitch and formant scaling of mono f32le PCM (Rubber Band R3), same length out. */
+  transformVoice(samples: Buffer, sampleRate: number, params: NativeVoiceTransform): Promise<Buffer>
 }
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -96,4 +130,16 @@ export function loadNative(): NativeAddon {
     throw new TtsError('NATIVE_LOAD_FAILED', `svc-tts could not load its native addon: ${reason}. ${hint}`, { cause })
   }
   return loaded
+}
+
+/**
+ * The TtsError for an error the addon threw: its `code` (native/errors.h) says which. Input the
+ * backends cannot read safely is the caller's (400); a value the native side refuses is ours (500).
+ */
+export function nativeError(cause: unknown): TtsError {
+  const code = (cause as { code?: unknown } | null)?.code
+  const message = cause instanceof Error ? cause.message : String(cause)
+  if (code === 'ERR_SVC_INPUT_TOO_LONG') return new TtsError('INVALID_REQUEST', `the transcript has a part too long to read: ${message}`, { cause })
+  if (code === 'ERR_SVC_ESPEAK_INIT') return new TtsError('NATIVE_LOAD_FAILED', message, { cause })
+  return new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${message}`, { cause })
 }

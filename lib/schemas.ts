@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { CONTAINERS, ENCODINGS, SAMPLE_RATES, type OutputFormat } from './audio/format.js'
 import { TtsError, type ErrorCode } from './errors.js'
+import { LANGUAGES } from './text/types.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
 
@@ -43,6 +44,7 @@ export const engineOptionsSchema = z.object({
   maxTranscriptChars: z.number().int().min(1).optional(),
   maxAudioSeconds: z.number().positive().max(86_400).optional(),
   espeakDataPath: z.string().min(1).optional(),
+  dataDir: z.string().min(1).optional(),
 })
 
 /** The second argument of every synthesis call. */
@@ -54,17 +56,56 @@ export const callOptionsSchema = z.object({
  * What the native backends accept from a voice, whatever VoiceStore returned it: espeak-ng
  * reads 80 to 450 words a minute (175 x speed) and its pitch spans an octave either way.
  */
+const voiceSpeed = z.number().min(0.5).max(2.5)
+const voicePitch = z.number().min(0.5).max(2)
+/** The native transform's range (native/voice_transform.cc): two octaves either way. */
+const transformScale = z.number().min(0.25).max(4)
+
+const backendTuningSchema = z.object({
+  speed: voiceSpeed,
+  pitch: voicePitch,
+  transform: z.object({ pitchScale: transformScale, formantScale: transformScale }),
+})
+
 export const voiceRenderingSchema = z.object({
   espeakVariant: z.string().regex(/^(?:\+[a-z0-9_]{1,32})?$/i),
   flite: z.string().regex(/^[a-z0-9_]{1,32}$/i).optional(),
-  speed: z.number().min(0.5).max(2.5),
-  pitch: z.number().min(0.5).max(2),
+  speed: voiceSpeed,
+  pitch: voicePitch,
+  tuning: z.object({ espeak: backendTuningSchema, flite: backendTuningSchema }).optional(),
 })
 
-export const listVoicesSchema = z.object({
+const languageSchema = z.enum(LANGUAGES)
+const genderSchema = z.enum(['Male', 'Female'])
+
+export const listVoicesSchema = z.strictObject({
   limit: z.number().int().min(1).max(100).optional(),
-  cursor: z.string().min(1).optional(),
+  cursor: z.string().min(1).max(200).optional(),
+  language: languageSchema.optional(),
+  gender: genderSchema.optional(),
+  voice_type: z.enum(['PREDEFINED', 'CUSTOM']).optional(),
 })
+
+const voiceName = z.string().trim().min(1).max(100)
+const voiceDescription = z.string().max(1000)
+
+/** PUT /voices/{id}: any of the record's editable fields. */
+export const voicePatchSchema = z.strictObject({
+  name: voiceName.optional(),
+  description: voiceDescription.optional(),
+  language: languageSchema.optional(),
+  gender: genderSchema.optional(),
+})
+
+/** The fields that come with a clone's sample. */
+export const cloneRequestSchema = z.strictObject({
+  name: voiceName,
+  description: voiceDescription.default(''),
+  language: languageSchema,
+  gender: genderSchema.optional(),
+})
+
+export const voiceIdsSchema = z.array(z.string().min(1).max(100)).min(1).max(100)
 
 function describe(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')

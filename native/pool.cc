@@ -16,6 +16,11 @@ WorkerPool& WorkerPool::Instance(unsigned threads) {
   return *pool;
 }
 
+WorkerPool& WorkerPool::Espeak() {
+  static WorkerPool* pool = new WorkerPool(1);  // leaked, like the pool
+  return *pool;
+}
+
 // std::thread cannot choose its stack size, and the default (RLIMIT_STACK, often 8 MiB) is not
 // enough for flite on long tokens, so the threads are plain pthreads with an explicit stack.
 WorkerPool::WorkerPool(unsigned threads) {

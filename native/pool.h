@@ -25,6 +25,9 @@ class WorkerPool {
 
   // The process-wide pool; its size is fixed by the first call.
   static WorkerPool& Instance(unsigned threads = 0);
+  // espeak-ng's own thread: its calls are serialised by a process-wide lock anyway, and a pool
+  // thread waiting for that lock would hold a slot that other streams need.
+  static WorkerPool& Espeak();
 
   // `owner` tags the task so that Drop(owner) can take it back before it starts.
   void Submit(const void* owner, std::function<void()> task);

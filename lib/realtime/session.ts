@@ -6,9 +6,9 @@
  * chunk is checked against the context's current generation right before it is emitted.
  */
 import { EventEmitter } from 'node:events'
-import type { Engine, SpeechChunk } from '../engine.js'
+import type { Engine, SpeechChunk, SpeechSession } from '../engine.js'
 import { TtsError, isTtsError } from '../errors.js'
-import { parseOutputFormat } from '../schemas.js'
+import { parseOutputFormat, type SynthesisRequest } from '../schemas.js'
 import {
   DEFAULT_CONTEXT_ID,
   parseClientMessage,
@@ -20,7 +20,9 @@ import {
   type ServerMessage,
   type TextMessage,
 } from './messages.js'
-import type { OpenSpeech, SessionRequest, SpeechSession } from './speech.js'
+
+/** A synthesis request without its transcript: what a context generation speaks with. */
+export type SessionRequest = Omit<SynthesisRequest, 'transcript'>
 
 export interface RealtimeLimits {
   /** Live contexts on one connection (default 64). */
@@ -45,7 +47,6 @@ export interface RealtimeHooks {
 
 export interface RealtimeSessionOptions extends RealtimeHooks {
   engine: Engine
-  open: OpenSpeech
   limits?: Partial<RealtimeLimits>
 }
 
@@ -193,7 +194,7 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
     }
     let speech: SpeechSession
     try {
-      speech = await this.options.open(request)
+      speech = await this.options.engine.open(request)
     } catch (error) {
       release()
       throw error

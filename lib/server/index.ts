@@ -11,7 +11,6 @@ export type { HttpMethod, Route, RouteContext, RouteResponse } from './routes.js
 export { TTS_ROUTES, WEBSOCKET_PATH } from './tts-routes.js'
 export { CURRENT_VERSION, SUPPORTED_VERSIONS } from './versions.js'
 export { RealtimeSession, DEFAULT_REALTIME_LIMITS } from '../realtime/session.js'
-export type { RealtimeLimits, RealtimeHooks, RealtimeSessionOptions } from '../realtime/session.js'
-export type { OpenSpeech, SessionRequest, SpeechSession } from '../realtime/speech.js'
+export type { RealtimeLimits, RealtimeHooks, RealtimeSessionOptions, SessionRequest } from '../realtime/session.js'
 export { DEFAULT_CONTEXT_ID } from '../realtime/messages.js'
 export type { AudioOutput, ErrorEvent, FinalOutput, ServerMessage } from '../realtime/messages.js'

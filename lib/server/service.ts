@@ -8,7 +8,6 @@ import { z } from 'zod'
 import { Engine } from '../engine.js'
 import { TtsError, isTtsError } from '../errors.js'
 import { RealtimeSession, type RealtimeLimits } from '../realtime/session.js'
-import { speechOpener, type OpenSpeech } from '../realtime/speech.js'
 import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } from './keys.js'
 import { MemoryLimiter, type Limiter, type LimitOptions } from './limits.js'
 import type { Route, RouteResponse } from './routes.js'
@@ -45,8 +44,6 @@ export const serviceOptionsSchema = z.object({
   routes: z.array(z.custom<Route>((v) => typeof v === 'object' && v !== null && 'handle' in v)).optional(),
   /** One structured entry per request. */
   log: z.custom<(entry: RequestLog) => void>((v) => typeof v === 'function').optional(),
-  /** How a realtime context opens its speech session (default: the engine's). */
-  openSpeech: z.custom<OpenSpeech>((v) => typeof v === 'function').optional(),
 })
 export type ServiceOptions = z.input<typeof serviceOptionsSchema>
 
@@ -96,7 +93,6 @@ export class TtsService {
   readonly maxBodyBytes: number
   readonly sendBufferBytes: number
   private readonly realtimeLimits: Partial<RealtimeLimits>
-  private readonly openSpeech: OpenSpeech
   private readonly log: ((entry: RequestLog) => void) | undefined
   private readonly live = new Set<AbortController>()
   private readonly sessions = new Set<RealtimeSession>()
@@ -112,7 +108,6 @@ export class TtsService {
     this.maxBodyBytes = parsed.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     this.sendBufferBytes = parsed.sendBufferBytes ?? DEFAULT_SEND_BUFFER_BYTES
     this.realtimeLimits = parsed.realtime ?? {}
-    this.openSpeech = parsed.openSpeech ?? speechOpener(this.engine)
     this.log = parsed.log
   }
 
@@ -211,7 +206,6 @@ export class TtsService {
   openRealtime(principal: Principal, writable: () => Promise<void> | undefined): RealtimeSession {
     const session = new RealtimeSession({
       engine: this.engine,
-      open: this.openSpeech,
       limits: this.realtimeLimits,
       admitContext: () => this.limiter.acquire(principal.keyId),
       chargeText: (characters) => this.limiter.charge(principal.keyId, characters),

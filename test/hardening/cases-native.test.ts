@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { TtsError } from '../../lib/errors.js'
 import { loadNative, type NativePlan } from '../../lib/native.js'
 import { testEngine } from '../helpers/engine.js'
 
@@ -304,14 +305,15 @@ describe('hardening, native side (issue 7)', () => {
     // 128 bytes of dotted letters, and long runs broken by spaces, are read.
     for (const text of ['a.'.repeat(64), '中.'.repeat(32), ('中.'.repeat(30) + ' ').repeat(4)]) {
       const stream = new native.SynthStream(plan(text))
-      const chunk = await stream.next()
-      expect(chunk!.samples, text.slice(0, 10)).toBeGreaterThan(16000)
-      stream.cancel()
+      let samples = 0
+      for (let chunk = await stream.next(); chunk; chunk = await stream.next()) samples += chunk.samples
+      expect(samples, text.slice(0, 10)).toBeGreaterThan(16000)
     }
     // flite reads ASCII only: other bytes split its tokens, so they do not count towards a run.
     const flite = new native.SynthStream(plan(('ab' + 'é').repeat(100), 'flite'))
-    expect((await flite.next())!.samples).toBeGreaterThan(16000)
-    flite.cancel()
+    let fliteSamples = 0
+    for (let chunk = await flite.next(); chunk; chunk = await flite.next()) fliteSamples += chunk.samples
+    expect(fliteSamples).toBeGreaterThan(16000)
   })
 
   it('cases 1 and 3: the reported inputs no longer crash the process, on either backend', async () => {
@@ -366,8 +368,8 @@ describe('hardening, native side (issue 7)', () => {
     const probe = '<'.repeat(100) + ' hi'
     const first = await say(probe)
     const runs = []
-    for (const other of ['<'.repeat(100) + ' there', 'hello hello hello hello hello hello hello hello', 'a.'.repeat(60), 'a a a a a a a a a a']) {
-      await say(other)
+    for (const other of ['<'.repeat(100) + ' there', 'hello hello hello hello hello hello hello hello', '<'.repeat(120), 'a a a a a a a a a a']) {
+      await say(other).catch((error: { code?: string }) => expect(error.code).toBe('NO_SPEECH'))  // a long '<' run is blanked
       runs.push(await say(probe))
     }
     for (const run of runs) {
@@ -379,6 +381,15 @@ describe('hardening, native side (issue 7)', () => {
       // is as long); even loading another language voice does not reset that.
       for (const [i, end] of run.ends.entries()) expect(Math.abs(end - first.ends[i]!)).toBeLessThanOrEqual(20)
     }
+  })
+
+  it('a run the native side refuses reaches the caller as a TtsError INVALID_REQUEST (found by the fuzz test)', async () => {
+    const engine = await testEngine()
+    const voice = { mode: 'id' as const, id: (await engine.voices.list()).voices[0]!.voice_id }
+    const error = await engine.synthesize({ model_id: 'svc_flash_v1.0', transcript: '\tﷺ' + 'ﷺ'.repeat(127), voice }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TtsError)
+    expect((error as TtsError).code).toBe('INVALID_REQUEST')
+    expect((error as TtsError).message).toMatch(/bytes without a space; a backend reads at most 128/)
   })
 
   it('a stream keeps working after the validation above (the engine in this process is intact)', async () => {
