@@ -112,7 +112,8 @@ export interface NativeAddon {
 /** The TtsError code of each native error code (native/errors.h); anything else is SYNTHESIS_FAILED. */
 const NATIVE_ERROR_CODES: Record<string, ErrorCode> = {
   ERR_SVC_ESPEAK_INIT: 'NATIVE_LOAD_FAILED',
-  ERR_SVC_INPUT_TOO_LONG: 'TRANSCRIPT_TOO_LONG',
+  // A run of text the backends cannot read safely: the transcript is not too long, a part of it is.
+  ERR_SVC_INPUT_TOO_LONG: 'INVALID_REQUEST',
   // The library validates before calling the addon: a refused argument is our bug, not the user's.
   ERR_SVC_INVALID_ARGUMENT: 'SYNTHESIS_FAILED',
   ERR_SVC_SYNTHESIS: 'SYNTHESIS_FAILED',

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { TtsError } from '../../lib/errors.js'
 import { loadNative, type NativePlan } from '../../lib/native.js'
 import { testEngine } from '../helpers/engine.js'
 
@@ -381,6 +382,15 @@ describe('hardening, native side (issue 7)', () => {
       // is as long); even loading another language voice does not reset that.
       for (const [i, end] of run.ends.entries()) expect(Math.abs(end - first.ends[i]!)).toBeLessThanOrEqual(20)
     }
+  })
+
+  it('a run the native side refuses reaches the caller as a TtsError INVALID_REQUEST (found by the fuzz test)', async () => {
+    const engine = await testEngine()
+    const voice = { mode: 'id' as const, id: (await engine.voices.list()).voices[0]!.voice_id }
+    const error = await engine.synthesize({ model_id: 'svc_flash_v1.0', transcript: '\tﷺ' + 'ﷺ'.repeat(127), voice }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TtsError)
+    expect((error as TtsError).code).toBe('INVALID_REQUEST')
+    expect((error as TtsError).message).toMatch(/bytes without a space; a backend reads at most 128/)
   })
 
   it('a stream keeps working after the validation above (the engine in this process is intact)', async () => {

@@ -22,7 +22,7 @@ describe('native errors become TtsErrors', () => {
   it('maps each native code, and anything without one to SYNTHESIS_FAILED', () => {
     const coded = (code: string) => Object.assign(new Error('x'), { code })
     expect(fromNativeError(coded('ERR_SVC_ESPEAK_INIT'), 'init').code).toBe('NATIVE_LOAD_FAILED')
-    expect(fromNativeError(coded('ERR_SVC_INPUT_TOO_LONG'), 'synth').code).toBe('TRANSCRIPT_TOO_LONG')
+    expect(fromNativeError(coded('ERR_SVC_INPUT_TOO_LONG'), 'synth').code).toBe('INVALID_REQUEST')
     expect(fromNativeError(new RangeError('no code'), 'synth').code).toBe('SYNTHESIS_FAILED')
     expect(fromNativeError('a string', 'synth').message).toBe('synth: a string')
   })
