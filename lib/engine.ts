@@ -6,8 +6,11 @@
 import { AlignmentBuilder, type Alignment, type TimedWord } from './alignment.js'
 import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
 import { TtsError } from './errors.js'
-import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
+import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelPack } from './models.js'
 import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
+import type { Device, PackOptions } from './neural/options.js'
+import { loadPack, type LoadedPack } from './neural/packs.js'
+import { CombinedVoiceStore, PackVoiceStore } from './neural/voices.js'
 import {
   DEFAULT_MAX_TRANSCRIPT_CHARS,
   engineOptionsSchema,
@@ -31,7 +34,14 @@ export interface EngineOptions {
   /** espeak-ng data directory (default: the system's). */
   espeakDataPath?: string
   voiceStore?: VoiceStore
-  models?: ModelRegistry
+  /** Model ids served by neural packs: `{ 'svc_pro_v1.0': { type: 'piper', path: '/voices/x.onnx' } }`. */
+  models?: Record<string, PackOptions>
+  /** Where neural packs run: 'auto' (CUDA if it loads, else the CPU, with a warning), 'cpu' (default), 'cuda'. */
+  device?: Device
+  /** Intra-op threads of each neural session (default 1: concurrent requests run in parallel instead). */
+  modelThreads?: number
+  /** Where load-time warnings go (a device fallback); default process.emitWarning. */
+  onWarning?: (message: string) => void
 }
 
 export interface CallOptions {
@@ -67,6 +77,7 @@ function abortError(signal: AbortSignal): TtsError {
 export class Engine {
   readonly models: ModelRegistry
   private readonly voiceStore: VoiceStore
+  private readonly packVoices: PackVoiceStore
   private readonly queueCapacity: number
   private readonly maxTranscriptChars: number
   private readonly live = new Set<AbortController>()
@@ -75,9 +86,11 @@ export class Engine {
   constructor(
     private readonly native: NativeAddon,
     options: EngineOptions,
+    private readonly packs: readonly LoadedPack[] = [],
   ) {
-    this.models = options.models ?? new ModelRegistry()
-    this.voiceStore = options.voiceStore ?? new PredefinedVoiceStore()
+    this.models = new ModelRegistry(modelsWithPacks(packs))
+    this.packVoices = new PackVoiceStore(packs)
+    this.voiceStore = new CombinedVoiceStore(options.voiceStore ?? new PredefinedVoiceStore(), this.packVoices)
     this.queueCapacity = options.queueCapacity ?? 2
     this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
   }
@@ -131,6 +144,7 @@ export class Engine {
   /** Stops every stream of this engine; later calls fail with ENGINE_CLOSED. */
   async close(): Promise<void> {
     this.closed = true
+    for (const pack of this.packs) this.native.unloadModel(pack.info.handle)  // running streams keep theirs
     for (const controller of this.live) controller.abort(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
   }
 
@@ -160,12 +174,27 @@ export class Engine {
 
   private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
     const { model, voice, language, format } = resolved
+    if (model.pack) {
+      const speaker = this.packVoices.speakerFor(model.pack, voice, language)
+      return {
+        backend: 'neural',
+        model: model.pack.info.handle,
+        phonemizer: speaker.language === language ? speaker.phonemizer : ESPEAK_LANGUAGE_VOICE[language],
+        voice: speaker.voice,
+        speed: voice.rendering.speed,
+        pitch: voice.rendering.pitch,
+        sampleRate: format.sample_rate,
+        encoding: format.encoding,
+        queueCapacity: this.queueCapacity,
+        chunks,
+      }
+    }
     const flite = model.backend === 'flite'
     if (flite && !voice.rendering.flite) {
       throw new TtsError('VOICE_NOT_FOUND', `voice '${voice.record.name}' has no rendering for ${model.id}`)
     }
     return {
-      backend: model.backend,
+      backend: flite ? 'flite' : 'espeak',
       voice: flite ? voice.rendering.flite! : ESPEAK_LANGUAGE_VOICE[language] + voice.rendering.espeakVariant,
       speed: voice.rendering.speed,
       pitch: voice.rendering.pitch,
@@ -236,5 +265,18 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     ...(options.threads !== undefined && { threads: options.threads }),
     ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
   })
-  return new Engine(native, options)
+  const load = {
+    device: options.device ?? 'cpu',
+    threads: options.modelThreads ?? 1,
+    warn: options.onWarning ?? ((message: string) => process.emitWarning(message, 'SvcTtsWarning')),
+  }
+  // Packs load in parallel on the native pool; if one fails, the others are freed again.
+  const results = await Promise.allSettled(Object.entries(options.models ?? {}).map(([id, pack]) => loadPack(native, id, pack, load)))
+  const packs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (failed) {
+    for (const pack of packs) native.unloadModel(pack.info.handle)
+    throw failed.reason
+  }
+  return new Engine(native, options, packs)
 }

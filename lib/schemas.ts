@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { CONTAINERS, ENCODINGS, SAMPLE_RATES, type OutputFormat } from './audio/format.js'
 import { TtsError } from './errors.js'
+import { deviceSchema, modelPacksSchema } from './neural/options.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
 
@@ -42,6 +43,9 @@ export const engineOptionsSchema = z.object({
   queueCapacity: z.number().int().min(1).max(64).optional(),
   maxTranscriptChars: z.number().int().min(1).optional(),
   espeakDataPath: z.string().min(1).optional(),
+  models: modelPacksSchema.optional(),
+  device: deviceSchema.optional(),
+  modelThreads: z.number().int().min(1).max(64).optional(),
 })
 
 export const listVoicesSchema = z.object({

@@ -6,6 +6,7 @@
 #include "env_context.h"
 #include "espeak_backend.h"
 #include "flite_backend.h"
+#include "onnx_binding.h"
 #include "pool.h"
 #include "stream.h"
 
@@ -68,6 +69,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("phonemize", Napi::Function::New(env, Phonemize));
   exports.Set("counters", Napi::Function::New(env, Counters));
   exports.Set("SynthStream", SynthStream::Define(env));
+  ExportNeural(env, exports);
   return exports;
 }
 

@@ -7,6 +7,7 @@
 #include "chunk.h"
 #include "espeak_backend.h"
 #include "flite_backend.h"
+#include "onnx_binding.h"
 #include "pool.h"
 
 namespace svc {
@@ -181,7 +182,12 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     const std::string backend = RequireString(plan, "backend");
     if (backend == "espeak") state_->config.backend = &EspeakBackend::Instance();
     else if (backend == "flite") state_->config.backend = &FliteBackend::Instance();
-    else throw std::invalid_argument("unknown backend '" + backend + "'");
+    else if (backend == "neural") {
+      state_->config.model = FindModel(static_cast<uint32_t>(NumberOr(plan, "model", 0)));
+      if (!state_->config.model) throw std::invalid_argument("plan.model is not a loaded model");
+      state_->config.backend = state_->config.model.get();
+      if (plan.Get("phonemizer").IsString()) state_->config.voice.phonemizer = RequireString(plan, "phonemizer");
+    } else throw std::invalid_argument("unknown backend '" + backend + "'");
     state_->config.voice.voice = RequireString(plan, "voice");
     state_->config.voice.speed = NumberOr(plan, "speed", 1.0);
     state_->config.voice.pitch = NumberOr(plan, "pitch", 1.0);

@@ -13,8 +13,11 @@ export const LANGUAGES = [
 ] as const
 export type Language = (typeof LANGUAGES)[number]
 
-/** The builtin synthesis backends. Each takes its own phoneme alphabet in phoneme pieces. */
-export type BackendKind = 'espeak' | 'flite'
+/**
+ * The synthesis backends. Each takes its own phoneme alphabet in phoneme pieces: espeak-ng's
+ * mnemonics, flite's CMU phones, or IPA for the neural models (Piper, Kokoro), which map it to ids.
+ */
+export type BackendKind = 'espeak' | 'flite' | 'neural'
 
 /** A word of the transcript as sent, markup removed. Offsets are UTF-16 indices into the transcript. */
 export interface SourceWord {

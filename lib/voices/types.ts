@@ -9,7 +9,8 @@ export interface VoiceRecord {
   created_at: string
   updated_at: string
   language: Language
-  gender: 'Male' | 'Female'
+  /** 'Unknown' where a model pack does not say (a Piper voice's speakers). */
+  gender: 'Male' | 'Female' | 'Unknown'
 }
 
 /** How each builtin backend renders a voice. */

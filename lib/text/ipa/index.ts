@@ -19,6 +19,7 @@ export interface BackendPhonemes {
 export function ipaWordToPhonemes(word: IpaWord, language: Language, backend: BackendKind): BackendPhonemes {
   assertIpa(word)
   if (backend === 'flite') return { phonemes: ipaToFlite(word) }
+  if (backend === 'neural') return { phonemes: word.ipa }  // the model maps IPA symbols to its own ids
   const espeakVoice = PHONEME_VOICES[language]
   return { phonemes: ipaToEspeak(word, language), ...(espeakVoice ? { espeakVoice } : {}) }
 }
