@@ -5,6 +5,7 @@
  */
 import { AlignmentBuilder, type Alignment, type TimedWord } from './alignment.js'
 import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
+import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelPack } from './models.js'
 import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
@@ -12,13 +13,16 @@ import type { Device, PackOptions } from './neural/options.js'
 import { loadPack, type LoadedPack } from './neural/packs.js'
 import { CombinedVoiceStore, PackVoiceStore } from './neural/voices.js'
 import {
+  callOptionsSchema,
   DEFAULT_MAX_TRANSCRIPT_CHARS,
   engineOptionsSchema,
   listVoicesSchema,
   parseOutputFormat,
   parseSynthesisRequest,
   parseWith,
+  voiceRenderingSchema,
 } from './schemas.js'
+import { checkSpeechPlan, DEFAULT_MAX_AUDIO_SECONDS } from './text/bounds.js'
 import { planSpeech } from './text/index.js'
 import { LANGUAGES, type Language } from './text/types.js'
 import { PredefinedVoiceStore } from './voices/memory-store.js'
@@ -31,6 +35,8 @@ export interface EngineOptions {
   queueCapacity?: number
   /** Longest transcript accepted, in UTF-16 characters (default 100 000). */
   maxTranscriptChars?: number
+  /** Longest audio of one request in seconds, breaks included (default 1800): estimated before synthesis, enforced during it. */
+  maxAudioSeconds?: number
   /** espeak-ng data directory (default: the system's). */
   espeakDataPath?: string
   voiceStore?: VoiceStore
@@ -70,17 +76,14 @@ interface ResolvedRequest {
   format: OutputFormat
 }
 
-function abortError(signal: AbortSignal): TtsError {
-  return new TtsError('ABORTED', 'synthesis was aborted', { cause: signal.reason })
-}
-
 export class Engine {
   readonly models: ModelRegistry
   private readonly voiceStore: VoiceStore
   private readonly packVoices: PackVoiceStore
   private readonly queueCapacity: number
   private readonly maxTranscriptChars: number
-  private readonly live = new Set<AbortController>()
+  private readonly maxAudioSeconds: number
+  private readonly calls = new CallTracker()
   private closed = false
 
   constructor(
@@ -93,6 +96,7 @@ export class Engine {
     this.voiceStore = new CombinedVoiceStore(options.voiceStore ?? new PredefinedVoiceStore(), this.packVoices)
     this.queueCapacity = options.queueCapacity ?? 2
     this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
+    this.maxAudioSeconds = options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS
   }
 
   readonly voices = {
@@ -102,25 +106,42 @@ export class Engine {
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
-  async synthesize(request: unknown, options: CallOptions = {}): Promise<Buffer> {
-    return (await this.render(await this.resolve(request, 'wav'), options)).audio
+  async synthesize(request: unknown, options?: CallOptions): Promise<Buffer> {
+    const scope = this.begin(options)
+    try {
+      return (await this.render(await this.resolve(request, 'wav', scope), scope)).audio
+    } finally {
+      scope.end()
+    }
   }
 
   /** Audio as it is made, in the requested output_format (container defaults to raw). */
-  async *stream(request: unknown, options: CallOptions = {}): AsyncGenerator<Buffer> {
-    const resolved = await this.resolve(request, 'raw')
-    // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
-    let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
-    for await (const chunk of this.run(resolved, options)) {
-      yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
-      header = undefined
+  async *stream(request: unknown, options?: CallOptions): AsyncGenerator<Buffer> {
+    const scope = this.begin(options)
+    try {
+      const resolved = await this.resolve(request, 'raw', scope)
+      // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
+      let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
+      for await (const chunk of this.run(resolved, scope)) {
+        yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
+        header = undefined
+      }
+      if (header) yield header  // breaks of zero length only: still a valid, empty WAV
+    } finally {
+      scope.end()
     }
-    if (header) yield header  // nothing to say (markup only): still a valid, empty WAV
   }
 
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
-  async synthesizeWithTimestamps(request: unknown, options: CallOptions = {}): Promise<TimestampedSpeech> {
-    const { audio, words } = await this.render(await this.resolve(request, 'raw'), options)
+  async synthesizeWithTimestamps(request: unknown, options?: CallOptions): Promise<TimestampedSpeech> {
+    const scope = this.begin(options)
+    let rendered: { audio: Buffer; words: TimedWord[] }
+    try {
+      rendered = await this.render(await this.resolve(request, 'raw', scope), scope)
+    } finally {
+      scope.end()
+    }
+    const { audio, words } = rendered
     return {
       audio_base64: audio.toString('base64'),
       alignment: {
@@ -132,8 +153,13 @@ export class Engine {
   }
 
   /** The transport-agnostic stream: raw audio chunks in the requested encoding, each with its words. */
-  async *speak(request: unknown, options: CallOptions = {}): AsyncGenerator<SpeechChunk> {
-    yield* this.run(await this.resolve(request, 'raw'), options)
+  async *speak(request: unknown, options?: CallOptions): AsyncGenerator<SpeechChunk> {
+    const scope = this.begin(options)
+    try {
+      yield* this.run(await this.resolve(request, 'raw', scope), scope)
+    } finally {
+      scope.end()
+    }
   }
 
   /** Native work in flight, for monitoring (and for tests that check cancellation stops it). */
@@ -141,29 +167,47 @@ export class Engine {
     return this.native.counters()
   }
 
-  /** Stops every stream of this engine; later calls fail with ENGINE_CLOSED. */
+  /** Aborts every call of this engine in flight (resolving, planning or streaming); later calls fail with ENGINE_CLOSED. */
   async close(): Promise<void> {
     this.closed = true
     for (const pack of this.packs) this.native.unloadModel(pack.info.handle)  // running streams keep theirs
-    for (const controller of this.live) controller.abort(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
+    this.calls.abortAll(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close()
   }
 
+  /** Starts a call: checks its options and ties it to the caller's signal and to close(). */
+  private begin(options: unknown): CallScope {
+    const { signal } = parseWith(callOptionsSchema, options ?? {}, 'call options')
+    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+    return this.calls.begin(signal)
+  }
+
   private async findVoice(voiceId: string): Promise<StoredVoice> {
-    const voice = await this.voiceStore.get(voiceId)
+    let voice: StoredVoice | undefined
+    try {
+      voice = await this.voiceStore.get(voiceId)
+    } catch (cause) {
+      if (cause instanceof TtsError) throw cause
+      throw new TtsError('SYNTHESIS_FAILED', `the voice store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    }
     if (!voice) throw new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
     return voice
   }
 
-  private async resolve(request: unknown, defaultContainer: OutputFormat['container']): Promise<ResolvedRequest> {
-    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+  private async resolve(request: unknown, defaultContainer: OutputFormat['container'], scope: CallScope): Promise<ResolvedRequest> {
     const parsed = parseSynthesisRequest(request, this.maxTranscriptChars)
     const format = parseOutputFormat(parsed.output_format, defaultContainer)
     const model = this.models.get(parsed.model_id)
     const voice = await this.findVoice(parsed.voice.id)
+    scope.throwIfAborted()
+    // A custom store's rendering is checked before anything is estimated or sent to the addon.
+    const rendering = voiceRenderingSchema.safeParse(voice.rendering)
+    if (!rendering.success) {
+      throw new TtsError('INVALID_VOICE', `voice '${voice.record.voice_id}' cannot be rendered: ${rendering.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    }
     const language = (parsed.language ?? voice.record.language) as Language
     if (!(LANGUAGES as readonly string[]).includes(language) || !model.languages.includes(language)) {
       const why = parsed.language === undefined ? `voice '${voice.record.name}' speaks '${language}', which` : `language '${language}'`
@@ -206,10 +250,10 @@ export class Engine {
   }
 
   /** The whole stream joined into one file in the requested container, with every word's time. */
-  private async render(resolved: ResolvedRequest, options: CallOptions): Promise<{ audio: Buffer; words: TimedWord[] }> {
+  private async render(resolved: ResolvedRequest, scope: CallScope): Promise<{ audio: Buffer; words: TimedWord[] }> {
     const parts: Buffer[] = []
     const words: TimedWord[] = []
-    for await (const chunk of this.run(resolved, options)) {
+    for await (const chunk of this.run(resolved, scope)) {
       parts.push(chunk.audio)
       words.push(...chunk.words)
     }
@@ -218,18 +262,14 @@ export class Engine {
     return { audio, words }
   }
 
-  private async *run(resolved: ResolvedRequest, { signal }: CallOptions): AsyncGenerator<SpeechChunk> {
-    if (signal?.aborted) throw abortError(signal)
-    const plan = await planSpeech(resolved.transcript, { language: resolved.language, backend: resolved.model.backend })
-    if (signal?.aborted) throw abortError(signal)
+  private async *run(resolved: ResolvedRequest, scope: CallScope): AsyncGenerator<SpeechChunk> {
+    scope.throwIfAborted()
+    const plan = await planSpeech(resolved.transcript, { language: resolved.language, backend: resolved.model.backend, signal: scope.signal })
+    scope.throwIfAborted()
+    checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed: resolved.voice.rendering.speed })
     const stream = new this.native.SynthStream(this.nativePlan(resolved, plan.chunks))
-
-    // One controller per run joins the caller's signal and engine.close().
-    const controller = new AbortController()
-    const onAbort = () => controller.abort(signal?.reason)
-    signal?.addEventListener('abort', onAbort, { once: true })
-    controller.signal.addEventListener('abort', () => stream.cancel(), { once: true })
-    this.live.add(controller)
+    scope.onCancel(() => stream.cancel())
+    const maxSamples = this.maxAudioSeconds * resolved.format.sample_rate
 
     const alignment = new AlignmentBuilder(plan, resolved.format.sample_rate)
     const width = BYTES_PER_SAMPLE[resolved.format.encoding]
@@ -239,20 +279,18 @@ export class Engine {
         const chunk = await stream.next().catch((cause: unknown) => {
           throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
         })
-        if (controller.signal.aborted) {
-          const reason: unknown = controller.signal.reason
-          throw reason instanceof TtsError ? reason : abortError(controller.signal)
-        }
+        scope.throwIfAborted()
         if (!chunk) return
         if (chunk.audio.length !== chunk.samples * width) throw new TtsError('SYNTHESIS_FAILED', 'native chunk size mismatch')
+        if (offsetSamples + chunk.samples > maxSamples) {
+          throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${this.maxAudioSeconds} s a request`, { extra: { max_seconds: this.maxAudioSeconds } })
+        }
         const words = alignment.addChunk(index, chunk, offsetSamples)
         yield { audio: chunk.audio, samples: chunk.samples, offsetSamples, words }
         offsetSamples += chunk.samples
       }
     } finally {
       stream.cancel()  // a consumer that stops early stops the native work too
-      signal?.removeEventListener('abort', onAbort)
-      this.live.delete(controller)
     }
   }
 }
@@ -261,10 +299,14 @@ export class Engine {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   parseWith(engineOptionsSchema, options, 'engine options')
   const native = loadNative()
-  await native.init({
-    ...(options.threads !== undefined && { threads: options.threads }),
-    ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
-  })
+  try {
+    await native.init({
+      ...(options.threads !== undefined && { threads: options.threads }),
+      ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
+    })
+  } catch (cause) {
+    throw new TtsError('NATIVE_LOAD_FAILED', `the native engines failed to start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  }
   const load = {
     device: options.device ?? 'cpu',
     threads: options.modelThreads ?? 1,

@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   FORMAT_NOT_RECOGNIZED: 400,
   MODEL_NOT_FOUND: 400,
   TRANSCRIPT_TOO_LONG: 400,
+  AUDIO_TOO_LONG: 400,
+  NO_SPEECH: 400,
   INVALID_API_KEY: 401,
   VOICE_NOT_FOUND: 404,
   VERSION_NOT_FOUND: 404,
@@ -22,6 +24,7 @@ export const ERROR_STATUS = {
   MODEL_PACK_INVALID: 500,
   DEVICE_UNAVAILABLE: 500,
   SYNTHESIS_FAILED: 500,
+  INVALID_VOICE: 500,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -46,4 +49,10 @@ export class TtsError extends Error {
 
 export function isTtsError(value: unknown): value is TtsError {
   return value instanceof TtsError
+}
+
+/** The error of an aborted call: the signal's reason when it is a TtsError (ENGINE_CLOSED), else ABORTED. */
+export function abortedError(signal: AbortSignal): TtsError {
+  const reason: unknown = signal.reason
+  return reason instanceof TtsError ? reason : new TtsError('ABORTED', 'synthesis was aborted', { cause: reason })
 }

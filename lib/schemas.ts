@@ -42,10 +42,27 @@ export const engineOptionsSchema = z.object({
   threads: z.number().int().min(1).max(64).optional(),
   queueCapacity: z.number().int().min(1).max(64).optional(),
   maxTranscriptChars: z.number().int().min(1).optional(),
+  maxAudioSeconds: z.number().positive().max(86_400).optional(),
   espeakDataPath: z.string().min(1).optional(),
   models: modelPacksSchema.optional(),
   device: deviceSchema.optional(),
   modelThreads: z.number().int().min(1).max(64).optional(),
+})
+
+/** The second argument of every synthesis call. */
+export const callOptionsSchema = z.object({
+  signal: z.instanceof(AbortSignal).optional(),
+})
+
+/**
+ * What the native backends accept from a voice, whatever VoiceStore returned it: espeak-ng
+ * reads 80 to 450 words a minute (175 x speed) and its pitch spans an octave either way.
+ */
+export const voiceRenderingSchema = z.object({
+  espeakVariant: z.string().regex(/^(?:\+[a-z0-9_]{1,32})?$/i),
+  flite: z.string().regex(/^[a-z0-9_]{1,32}$/i).optional(),
+  speed: z.number().min(0.5).max(2.5),
+  pitch: z.number().min(0.5).max(2),
 })
 
 export const listVoicesSchema = z.object({
@@ -57,15 +74,24 @@ function describe(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')
 }
 
+/** schema.safeParse, with a value that throws while it is read (a getter, a Proxy) as INVALID_REQUEST. */
+function safeParse<T>(schema: z.ZodType<T>, value: unknown, what: string): ReturnType<z.ZodType<T>['safeParse']> {
+  try {
+    return schema.safeParse(value)
+  } catch (cause) {
+    throw new TtsError('INVALID_REQUEST', `invalid ${what}: reading it threw ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  }
+}
+
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value)
+  const result = safeParse(schema, value, what)
   if (!result.success) throw new TtsError('INVALID_REQUEST', `invalid ${what}: ${describe(result.error)}`)
   return result.data
 }
 
 /** Resolves output_format with its defaults (raw, pcm_s16le, 44100), given the container default of the call. */
 export function parseOutputFormat(value: unknown, defaultContainer: OutputFormat['container']): OutputFormat {
-  const result = outputFormatSchema.safeParse(value ?? {})
+  const result = safeParse(outputFormatSchema, value ?? {}, 'output_format')
   if (!result.success) throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(result.error)}`)
   return {
     container: result.data.container ?? defaultContainer,

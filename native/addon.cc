@@ -2,8 +2,11 @@
 // Policy (plans, voices, validation, errors users see) lives in TypeScript.
 #include <napi.h>
 
+#include <thread>
+
 #include "async_task.h"
 #include "env_context.h"
+#include "errors.h"
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "onnx_binding.h"
@@ -13,38 +16,67 @@
 namespace svc {
 namespace {
 
-std::string OptionalString(const Napi::Object& o, const char* key) {
-  Napi::Value v = o.Get(key);
-  return v.IsString() ? v.As<Napi::String>().Utf8Value() : std::string();
-}
-
 // init({ threads?, espeakDataPath? }) -> Promise<{ espeakSampleRate, poolThreads }>.
-// Loads both engines once, off the main thread (espeak reads its data, flite pages in voices).
+// Loads both engines once per process, on a thread of its own: not on the event loop (espeak
+// reads its data, flite pages in voices), and not on the pool, where it would wait behind
+// running synthesis.
 Napi::Value Init(const Napi::CallbackInfo& info) {
-  Napi::Object options = info.Length() > 0 && info[0].IsObject() ? info[0].As<Napi::Object>() : Napi::Object::New(info.Env());
-  const Napi::Value threads = options.Get("threads");
-  const unsigned poolThreads = threads.IsNumber() ? threads.As<Napi::Number>().Uint32Value() : 0;
-  WorkerPool::Instance(poolThreads);
-  std::string dataPath = OptionalString(options, "espeakDataPath");
-  return RunAsync(
-      info.Env(),
-      [dataPath] {
-        const int rate = EspeakBackend::Instance(dataPath).SampleRate();
+  Napi::Env env = info.Env();
+  unsigned poolThreads = 0;
+  std::string dataPath;
+  if (info.Length() > 0 && !info[0].IsUndefined()) {
+    if (!info[0].IsObject()) throw JsError(env, code::kInvalidArgument, "init(options) needs an options object");
+    Napi::Object options = info[0].As<Napi::Object>();
+    const Napi::Value threads = options.Get("threads");
+    if (!threads.IsUndefined()) {
+      const double n = threads.IsNumber() ? threads.As<Napi::Number>().DoubleValue() : -1;
+      if (!(n >= 1 && n <= 64 && n == static_cast<double>(static_cast<unsigned>(n))))
+        throw JsError(env, code::kInvalidArgument, "init: threads must be an integer from 1 to 64");
+      poolThreads = static_cast<unsigned>(n);
+    }
+    const Napi::Value path = options.Get("espeakDataPath");
+    if (!path.IsUndefined()) {
+      if (!path.IsString()) throw JsError(env, code::kInvalidArgument, "init: espeakDataPath must be a string");
+      dataPath = path.As<Napi::String>().Utf8Value();
+      if (dataPath.empty() || dataPath.size() > 4096 || dataPath.find('\0') != std::string::npos)
+        throw JsError(env, code::kInvalidArgument, "init: espeakDataPath must be a non-empty path");
+    }
+  }
+  try {
+    WorkerPool::Instance(poolThreads);
+  } catch (const std::exception& e) {
+    throw JsError(env, code::kSynthesis, e.what());
+  }
+  auto toJs = [](Napi::Env e, int rate) {
+    Napi::Object out = Napi::Object::New(e);
+    out.Set("espeakSampleRate", rate);
+    out.Set("poolThreads", WorkerPool::Instance().Size());
+    return out;
+  };
+  Settler<int, decltype(toJs)> settler(env, toJs);
+  settler.Context()->AddAwaiter(env);
+  settler.Context()->TaskStarted();
+  try {
+    std::thread([settler, dataPath] {
+      settler.Run([&dataPath] {
+        const int rate = EspeakBackend::Initialise(dataPath).SampleRate();
         FliteBackend::Instance();
         return rate;
-      },
-      [](Napi::Env e, int rate) {
-        Napi::Object out = Napi::Object::New(e);
-        out.Set("espeakSampleRate", rate);
-        out.Set("poolThreads", WorkerPool::Instance().Size());
-        return out;
       });
+      settler.Context()->TaskFinished();
+    }).detach();
+  } catch (const std::exception& e) {
+    settler.Context()->TaskFinished();
+    settler.Context()->RemoveAwaiter(env);
+    throw JsError(env, code::kSynthesis, std::string("init: could not start a thread: ") + e.what());
+  }
+  return settler.Promise();
 }
 
 // phonemize(text, espeakVoice, ipa) -> Promise<string>
 Napi::Value Phonemize(const Napi::CallbackInfo& info) {
   if (info.Length() < 3 || !info[0].IsString() || !info[1].IsString() || !info[2].IsBoolean())
-    throw Napi::TypeError::New(info.Env(), "phonemize(text: string, voice: string, ipa: boolean)");
+    throw JsError(info.Env(), code::kInvalidArgument, "phonemize(text: string, voice: string, ipa: boolean)");
   std::string text = info[0].As<Napi::String>().Utf8Value();
   std::string voice = info[1].As<Napi::String>().Utf8Value();
   const bool ipa = info[2].As<Napi::Boolean>().Value();

@@ -1,12 +1,42 @@
 #include "env_context.h"
 
+#include <vector>
+
+#include "pool.h"
+
 namespace svc {
 
 std::atomic<int64_t> EnvContext::activeTasks{0};
 
-void RunOnMainThread(Napi::Env env, Napi::Function, EnvContext*, MainThreadFn* fn) {
-  if (env != nullptr && fn != nullptr) (*fn)(env);  // env is null while the environment tears down
-  delete fn;
+bool CanRunJs(napi_env env) {
+  // Node stops an environment (worker.terminate(), process.exit()) by refusing every call that
+  // could run JS, with napi_pending_exception although none is pending. napi_strict_equals is
+  // the cheapest such call; it creates nothing.
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) != napi_ok || pending) return false;
+  napi_value undefined;
+  bool same = false;
+  return napi_get_undefined(env, &undefined) == napi_ok && napi_strict_equals(env, undefined, undefined, &same) == napi_ok;
+}
+
+// The thread-safe function's callback: nothing may escape it (an exception here aborts the
+// process), and nothing may create JS values once the environment is stopping.
+void RunOnMainThread(Napi::Env env, Napi::Function, EnvContext* context, MainThreadFn* fn) {
+  std::unique_ptr<MainThreadFn> owned(fn);
+  if (env == nullptr || !CanRunJs(env)) {
+    if (context != nullptr) context->MarkClosing();
+    return;
+  }
+  if (!owned) return;
+  try {
+    (*owned)(env);
+  } catch (const Napi::Error& e) {
+    // Only when JS stopped part-way through; otherwise a JS error the callback could not handle.
+    if (CanRunJs(env)) e.ThrowAsJavaScriptException();
+  } catch (...) {
+    // A C++ failure on the main thread with no promise to reject: report it as an uncaught error.
+    if (CanRunJs(env)) Napi::Error::New(env, "svc-tts: internal error while delivering a result").ThrowAsJavaScriptException();
+  }
 }
 
 std::shared_ptr<EnvContext> EnvContext::Create(Napi::Env env) {
@@ -33,6 +63,20 @@ bool EnvContext::Post(MainThreadFn fn) {
   return true;
 }
 
+bool EnvContext::Submit(std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closing_) return false;
+    ++tasks_;
+  }
+  activeTasks.fetch_add(1);
+  WorkerPool::Instance().Submit(this, [self = shared_from_this(), task = std::move(task)] {
+    task();
+    self->TaskFinished();  // last: teardown waits for this, and frees nothing the task touches
+  });
+  return true;
+}
+
 void EnvContext::AddAwaiter(Napi::Env env) {
   if (awaiters_++ == 0) tsfn_.Ref(env);
 }
@@ -47,12 +91,12 @@ void EnvContext::TaskStarted() {
   ++tasks_;
 }
 
-void EnvContext::TaskFinished() {
+void EnvContext::TaskFinished(int count) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    --tasks_;
+    tasks_ -= count;
   }
-  activeTasks.fetch_sub(1);
+  activeTasks.fetch_sub(count);
   idle_.notify_all();
 }
 
@@ -67,6 +111,11 @@ void EnvContext::Untrack(uint64_t id) {
   cancellers_.erase(id);
 }
 
+void EnvContext::MarkClosing() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  closing_ = true;
+}
+
 void EnvContext::Close() {
   std::map<uint64_t, std::function<void()>> cancellers;
   {
@@ -75,6 +124,18 @@ void EnvContext::Close() {
     cancellers.swap(cancellers_);
   }
   for (auto& entry : cancellers) entry.second();
+  // Work still queued behind other environments' synthesis is dropped, not waited for; only
+  // tasks already running (and now cancelled) are. Dropped closures are destroyed here, on the
+  // closing thread, outside the pool's lock.
+  bool busy;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    busy = tasks_ > 0;
+  }
+  if (busy) {  // else the pool may not even exist yet
+    std::vector<std::function<void()>> dropped = WorkerPool::Instance().Drop(this);
+    if (!dropped.empty()) TaskFinished(static_cast<int>(dropped.size()));
+  }
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [this] { return tasks_ == 0; });
   tsfn_.Release();

@@ -1,6 +1,6 @@
 // Per-environment state (the main thread and each worker_thread has its own): the one
 // thread-safe function through which pool threads hand results back to JS, and the bookkeeping
-// that lets the environment's teardown wait for its own native work.
+// that lets the environment's teardown stop its own native work without waiting behind others'.
 #pragma once
 
 #include <napi.h>
@@ -8,9 +8,9 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
-#include <map>
 
 namespace svc {
 
@@ -20,24 +20,37 @@ using MainThreadFn = std::function<void(Napi::Env)>;
 void RunOnMainThread(Napi::Env env, Napi::Function, EnvContext* context, MainThreadFn* fn);
 using DeliveryTsfn = Napi::TypedThreadSafeFunction<EnvContext, MainThreadFn, RunOnMainThread>;
 
-class EnvContext {
+// True while `env` may still run JavaScript (and so create JS values). It turns false when a
+// worker is terminated or the process exits, while the loop still dispatches native callbacks.
+bool CanRunJs(napi_env env);
+
+class EnvContext : public std::enable_shared_from_this<EnvContext> {
  public:
   static std::shared_ptr<EnvContext> Create(Napi::Env env);
 
-  // Any thread: queue `fn` to run on the main thread. False once the environment is closing.
+  // Any thread: queue `fn` to run on the main thread. False once the environment is closing;
+  // `fn` is then never run.
   bool Post(MainThreadFn fn);
+
+  // Any thread: run `task` on the worker pool, counted as this environment's work. A task still
+  // queued when the environment closes is dropped, never run; one already running is waited for.
+  // False (and `task` dropped) once the environment is closing.
+  bool Submit(std::function<void()> task);
 
   // Main thread: while some JS promise awaits native work, the process must stay alive.
   void AddAwaiter(Napi::Env env);
   void RemoveAwaiter(Napi::Env env);
 
-  // Any thread: count native tasks, so teardown can wait for them.
+  // Any thread: count native work done outside the pool, so teardown can wait for it.
   void TaskStarted();
-  void TaskFinished();
+  void TaskFinished(int count = 1);
 
   // Streams register how to cancel them, so teardown can stop them; they untrack when done.
   uint64_t Track(std::function<void()> cancel);
   void Untrack(uint64_t id);
+
+  // Any thread: the environment can no longer run JS; nothing more is posted to it.
+  void MarkClosing();
 
   static std::atomic<int64_t> activeTasks;
 

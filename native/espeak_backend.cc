@@ -5,8 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <stdexcept>
+
+#include "errors.h"
 
 namespace svc {
 namespace {
@@ -65,6 +68,15 @@ int OnSynth(short* wav, int numSamples, espeak_EVENT* events) {
   return c->cancelled->load(std::memory_order_relaxed) ? 1 : 0;
 }
 
+// espeak-ng accepts its data directory or the directory that contains it, and silently falls
+// back to the system's data when neither holds it; a path that was asked for must hold it.
+bool HoldsEspeakData(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (const char* file : {"phontab", "phonindex", "phondata"})
+    if (!std::filesystem::is_regular_file(dir / file, ec)) return false;
+  return std::filesystem::is_directory(dir / "voices", ec);
+}
+
 int EspeakPitch(double factor) {
   // espeak's pitch is 0..100 around 50; one octave up or down spans the range.
   const double p = 50.0 + 50.0 * std::log2(factor);
@@ -73,16 +85,52 @@ int EspeakPitch(double factor) {
 
 }  // namespace
 
-EspeakBackend& EspeakBackend::Instance(const std::string& dataPath) {
-  static EspeakBackend* instance = new EspeakBackend(dataPath);  // leaked: outlives every worker
-  return *instance;
+// Leaked: outlives every worker and the exit handlers that pool threads may race with.
+std::atomic<EspeakBackend*> EspeakBackend::instance_{nullptr};
+
+EspeakBackend& EspeakBackend::Initialise(const std::string& dataPath) {
+  static std::mutex* initMutex = new std::mutex;
+  EspeakBackend* backend = instance_.load();
+  if (backend == nullptr) {
+    std::lock_guard<std::mutex> lock(*initMutex);
+    backend = instance_.load();
+    if (backend == nullptr) {
+      backend = new EspeakBackend(dataPath);  // throws NativeError: a later call may try again
+      instance_.store(backend);
+    }
+  }
+  // espeak-ng is one per process: a second data path would silently be ignored.
+  if (dataPath != backend->dataPath_) {
+    throw NativeError(code::kEspeakInit, "espeak-ng already runs with " +
+                                             (backend->dataPath_.empty() ? std::string("the system's data")
+                                                                         : "data from '" + backend->dataPath_ + "'") +
+                                             " in this process; every engine must use the same espeakDataPath");
+  }
+  return *backend;
 }
 
-EspeakBackend::EspeakBackend(const std::string& dataPath) {
+EspeakBackend& EspeakBackend::Instance() {
+  EspeakBackend* backend = instance_.load();
+  if (backend == nullptr) throw NativeError(code::kInvalidArgument, "espeak-ng is not initialised: call init() first");
+  return *backend;
+}
+
+EspeakBackend::EspeakBackend(const std::string& dataPath) : dataPath_(dataPath) {
+  if (!dataPath.empty() && !HoldsEspeakData(dataPath) && !HoldsEspeakData(std::filesystem::path(dataPath) / "espeak-ng-data")) {
+    throw NativeError(code::kEspeakInit, "espeakDataPath '" + dataPath +
+                                             "' holds no espeak-ng data: it must be an espeak-ng-data directory "
+                                             "(with phontab, phonindex, phondata and voices/) or the directory that "
+                                             "contains one");
+  }
   std::lock_guard<std::mutex> lock(EspeakMutex());
   sampleRate_ = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, dataPath.empty() ? nullptr : dataPath.c_str(),
                                   espeakINITIALIZE_PHONEME_EVENTS | espeakINITIALIZE_DONT_EXIT);
-  if (sampleRate_ <= 0) throw std::runtime_error("espeak-ng failed to initialise (is espeak-ng-data installed?)");
+  if (sampleRate_ <= 0) {
+    throw NativeError(code::kEspeakInit,
+                      dataPath.empty() ? "espeak-ng could not load its data from the system's default location "
+                                         "(is espeak-ng-data installed?)"
+                                       : "espeak-ng could not load its data from '" + dataPath + "'");
+  }
   espeak_SetSynthCallback(OnSynth);
 }
 

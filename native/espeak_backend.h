@@ -2,6 +2,7 @@
 // callback and static buffers, so every call is serialised (NATIVE.md B3: unlocked use crashes).
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "backend.h"
@@ -10,8 +11,11 @@ namespace svc {
 
 class EspeakBackend : public Backend {
  public:
-  // Initialises espeak-ng once per process; `dataPath` empty means the system default.
-  static EspeakBackend& Instance(const std::string& dataPath = "");
+  // Initialises espeak-ng once per process; `dataPath` empty means the system default. Throws a
+  // NativeError when the data cannot be loaded, or when another data path is already in use.
+  static EspeakBackend& Initialise(const std::string& dataPath);
+  // The initialised backend; throws if Initialise has not succeeded yet.
+  static EspeakBackend& Instance();
 
   bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
              PieceAudio& out) override;
@@ -26,6 +30,8 @@ class EspeakBackend : public Backend {
   explicit EspeakBackend(const std::string& dataPath);
   void SelectVoiceLocked(const std::string& name);
 
+  static std::atomic<EspeakBackend*> instance_;
+  const std::string dataPath_;
   int sampleRate_ = 0;
   std::string currentVoice_;
 };

@@ -23,8 +23,9 @@ namespace svc {
 namespace {
 
 std::map<std::string, cst_voice*>& Voices() {
-  static std::map<std::string, cst_voice*> voices;
-  return voices;
+  // Leaked: pool threads may still read it while exit() runs static destructors.
+  static auto* voices = new std::map<std::string, cst_voice*>;
+  return *voices;
 }
 
 int StopWhenCancelled(const cst_wave*, int, int, int, cst_audio_streaming_info* asi) {

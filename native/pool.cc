@@ -1,30 +1,65 @@
 #include "pool.h"
 
 #include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <thread>
 
 namespace svc {
 
 WorkerPool& WorkerPool::Instance(unsigned threads) {
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
   // Leaked on purpose: threads are detached and may still be parked at exit; every env's
-  // cleanup hook first waits for its own tasks, so none touches freed state.
+  // cleanup hook first waits for its own running tasks, so none touches freed state.
   static WorkerPool* pool = new WorkerPool(threads);
   return *pool;
 }
 
+// std::thread cannot choose its stack size, and the default (RLIMIT_STACK, often 8 MiB) is not
+// enough for flite on long tokens, so the threads are plain pthreads with an explicit stack.
 WorkerPool::WorkerPool(unsigned threads) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kStackBytes);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   for (unsigned i = 0; i < threads; ++i) {
-    threads_.emplace_back([this] { Run(); });
-    threads_.back().detach();
+    pthread_t thread;
+    const int err = pthread_create(&thread, &attr, &WorkerPool::ThreadMain, this);
+    if (err != 0) {
+      pthread_attr_destroy(&attr);
+      throw std::runtime_error(std::string("could not start a synthesis thread: ") + strerror(err));
+    }
+    threads_.push_back(thread);
   }
+  pthread_attr_destroy(&attr);
 }
 
-void WorkerPool::Submit(std::function<void()> task) {
+void* WorkerPool::ThreadMain(void* pool) {
+  static_cast<WorkerPool*>(pool)->Run();
+  return nullptr;
+}
+
+void WorkerPool::Submit(const void* owner, std::function<void()> task) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    tasks_.push_back(std::move(task));
+    tasks_.push_back({owner, std::move(task)});
   }
   wake_.notify_one();
+}
+
+std::vector<std::function<void()>> WorkerPool::Drop(const void* owner) {
+  std::vector<std::function<void()>> dropped;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = tasks_.begin(); it != tasks_.end();) {
+    if (it->owner == owner) {
+      dropped.push_back(std::move(it->run));
+      it = tasks_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return dropped;
 }
 
 size_t WorkerPool::Queued() {
@@ -38,7 +73,7 @@ void WorkerPool::Run() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [this] { return !tasks_.empty(); });
-      task = std::move(tasks_.front());
+      task = std::move(tasks_.front().run);
       tasks_.pop_front();
     }
     task();

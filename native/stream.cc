@@ -1,14 +1,16 @@
 #include "stream.h"
 
+#include <cmath>
 #include <deque>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "chunk.h"
+#include "errors.h"
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "onnx_binding.h"
-#include "pool.h"
 
 namespace svc {
 
@@ -29,6 +31,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   bool deliveryPosted = false;
   std::deque<ChunkResult> ready;
   std::string error;
+  const char* errorCode = code::kSynthesis;
 
   std::optional<Napi::Promise::Deferred> waiting;  // main thread only
 
@@ -36,9 +39,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
 
   void MaybeProduceLocked() {
     if (producing || cancelled.load() || !error.empty() || nextJob >= jobs.size() || ready.size() >= capacity) return;
-    producing = true;
-    env->TaskStarted();
-    WorkerPool::Instance().Submit([self = shared_from_this()] { self->ProduceOne(); });
+    producing = env->Submit([self = shared_from_this()] { self->ProduceOne(); });
   }
 
   // Pool thread: synthesize the next chunk, then hand it to a waiting next() if there is one.
@@ -50,23 +51,27 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     }
     ChunkResult result;
     std::string failure;
+    const char* failureCode = code::kSynthesis;
     bool complete = false;
     try {
       complete = SynthesizeChunk(config, jobs[index], cancelled, result);
     } catch (const std::exception& e) {
       failure = e.what();
+      failureCode = CodeOf(e);
     }
     {
       std::lock_guard<std::mutex> lock(mutex);
       producing = false;
-      if (!failure.empty()) error = failure;
+      if (!failure.empty()) {
+        error = failure;
+        errorCode = failureCode;
+      }
       else if (complete && !cancelled.load()) ready.push_back(std::move(result));
       if (awaited && !deliveryPosted) {
         deliveryPosted = env->Post([self = shared_from_this()](Napi::Env e) { self->Deliver(e); });
       }
       MaybeProduceLocked();
     }
-    env->TaskFinished();  // last: teardown may free nothing we still touch, but waits for this
   }
 
   // Main thread: settle the pending next() if there is something to give it.
@@ -86,8 +91,9 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   void Settle(Napi::Env e, Napi::Promise::Deferred& deferred, std::unique_lock<std::mutex>& lock) {
     if (!error.empty() && ready.empty()) {
       const std::string message = error;
+      const char* failureCode = errorCode;
       lock.unlock();
-      deferred.Reject(Napi::Error::New(e, message).Value());
+      deferred.Reject(JsError(e, failureCode, message).Value());
       return;
     }
     if (ready.empty() || cancelled.load()) {
@@ -127,37 +133,71 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
 
 namespace {
 
-std::string RequireString(const Napi::Object& o, const char* key) {
-  Napi::Value v = o.Get(key);
-  if (!v.IsString()) throw std::invalid_argument(std::string("plan.") + key + " must be a string");
-  return v.As<Napi::String>().Utf8Value();
+// What the native side accepts, whatever a VoiceStore or a caller hands it: values outside these
+// make the backends spin, crash or allocate without bound.
+constexpr double kMinSpeed = 0.25, kMaxSpeed = 4.0;  // espeak's rate spans 80..450 words/min around 175
+constexpr double kMinPitch = 0.25, kMaxPitch = 4.0;
+constexpr double kMinRate = 8000, kMaxRate = 48000;
+constexpr double kMaxQueueCapacity = 64;
+constexpr double kMaxBreakMs = 60000;
+constexpr size_t kMaxNameBytes = 256;
+
+[[noreturn]] void Invalid(const std::string& message) { throw NativeError(code::kInvalidArgument, message); }
+
+std::string Describe(double d) {
+  if (std::isnan(d)) return "NaN";
+  std::ostringstream out;
+  out << d;
+  return out.str();
 }
 
-double NumberOr(const Napi::Object& o, const char* key, double fallback) {
-  Napi::Value v = o.Get(key);
-  return v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : fallback;
+Napi::Object RequireObject(const Napi::Value& v, const std::string& what) {
+  if (!v.IsObject()) Invalid(what + " must be an object");
+  return v.As<Napi::Object>();
 }
 
-PieceJob ParsePiece(const Napi::Object& p) {
+std::string RequireString(const Napi::Object& o, const std::string& what, const char* key,
+                          size_t maxBytes = std::string::npos) {
+  Napi::Value v = o.Get(key);
+  if (!v.IsString()) Invalid(what + "." + key + " must be a string");
+  std::string s = v.As<Napi::String>().Utf8Value();
+  if (s.size() > maxBytes) Invalid(what + "." + key + " is longer than " + std::to_string(maxBytes) + " bytes");
+  return s;
+}
+
+// A finite number in [min, max] (an integer if `integer`), or `fallback` when the key is absent.
+double RequireNumber(const Napi::Object& o, const std::string& what, const char* key, double fallback, double min,
+                     double max, bool integer = false) {
+  Napi::Value v = o.Get(key);
+  if (v.IsUndefined()) return fallback;
+  if (!v.IsNumber()) Invalid(what + "." + key + " must be a number");
+  const double d = v.As<Napi::Number>().DoubleValue();
+  if (!std::isfinite(d) || d < min || d > max || (integer && d != std::floor(d))) {
+    Invalid(what + "." + key + " must be a finite " + (integer ? "integer" : "number") + " from " + Describe(min) +
+            " to " + Describe(max) + ", got " + Describe(d));
+  }
+  return d;
+}
+
+PieceJob ParsePiece(const Napi::Object& p, const std::string& what) {
   PieceJob piece;
-  const std::string kind = RequireString(p, "kind");
+  const std::string kind = RequireString(p, what, "kind", kMaxNameBytes);
   if (kind == "break") {
     piece.kind = PieceJob::Kind::Break;
-    piece.breakMs = NumberOr(p, "ms", 0);
-    if (!(piece.breakMs >= 0)) throw std::invalid_argument("break ms must be >= 0");
+    piece.breakMs = RequireNumber(p, what, "ms", 0, 0, kMaxBreakMs);
     return piece;
   }
   if (kind == "text") {
     piece.kind = PieceJob::Kind::Text;
-    piece.speak.text = RequireString(p, "text");
+    piece.speak.text = RequireString(p, what, "text");
   } else if (kind == "phonemes") {
     piece.kind = PieceJob::Kind::Phonemes;
     piece.speak.phonemes = true;
-    piece.speak.text = RequireString(p, "phonemes");
+    piece.speak.text = RequireString(p, what, "phonemes");
   } else {
-    throw std::invalid_argument("unknown piece kind '" + kind + "'");
+    Invalid(what + ".kind '" + kind + "' is not text, phonemes or break");
   }
-  if (p.Get("espeakVoice").IsString()) piece.speak.voiceOverride = RequireString(p, "espeakVoice");
+  if (!p.Get("espeakVoice").IsUndefined()) piece.speak.voiceOverride = RequireString(p, what, "espeakVoice", kMaxNameBytes);
   return piece;
 }
 
@@ -168,40 +208,49 @@ Napi::Function SynthStream::Define(Napi::Env env) {
                      {InstanceMethod<&SynthStream::Next>("next"), InstanceMethod<&SynthStream::Cancel>("cancel")});
 }
 
-// new SynthStream(plan, envContext) — the plan was validated in TypeScript; here it is only
-// copied into plain structs so pool threads never touch JS values.
+// new SynthStream(plan) — the plan was validated in TypeScript; here it is checked again against
+// what the backends survive (a TypeError with a code otherwise) and copied into plain structs so
+// pool threads never touch JS values.
 SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<SynthStream>(info) {
   Napi::Env env = info.Env();
   auto* context = env.GetInstanceData<std::shared_ptr<EnvContext>>();
   if (info.Length() < 1 || !info[0].IsObject() || context == nullptr)
-    throw Napi::TypeError::New(env, "SynthStream(plan) needs a plan object");
+    throw JsError(env, code::kInvalidArgument, "SynthStream(plan) needs a plan object");
   Napi::Object plan = info[0].As<Napi::Object>();
   state_ = std::make_shared<StreamState>();
   state_->env = *context;
   try {
-    const std::string backend = RequireString(plan, "backend");
+    const std::string backend = RequireString(plan, "plan", "backend", kMaxNameBytes);
     if (backend == "espeak") state_->config.backend = &EspeakBackend::Instance();
     else if (backend == "flite") state_->config.backend = &FliteBackend::Instance();
     else if (backend == "neural") {
-      state_->config.model = FindModel(static_cast<uint32_t>(NumberOr(plan, "model", 0)));
-      if (!state_->config.model) throw std::invalid_argument("plan.model is not a loaded model");
+      const double handle = RequireNumber(plan, "plan", "model", 0, 0, 4294967295.0, true);
+      state_->config.model = FindModel(static_cast<uint32_t>(handle));
+      if (!state_->config.model) Invalid("plan.model is not a loaded model");
       state_->config.backend = state_->config.model.get();
-      if (plan.Get("phonemizer").IsString()) state_->config.voice.phonemizer = RequireString(plan, "phonemizer");
-    } else throw std::invalid_argument("unknown backend '" + backend + "'");
-    state_->config.voice.voice = RequireString(plan, "voice");
-    state_->config.voice.speed = NumberOr(plan, "speed", 1.0);
-    state_->config.voice.pitch = NumberOr(plan, "pitch", 1.0);
-    state_->config.outputRate = static_cast<int>(NumberOr(plan, "sampleRate", 44100));
-    state_->config.encoding = ParseEncoding(RequireString(plan, "encoding"));
-    state_->capacity = static_cast<size_t>(std::max(1.0, NumberOr(plan, "queueCapacity", 2)));
+      if (!plan.Get("phonemizer").IsUndefined())
+        state_->config.voice.phonemizer = RequireString(plan, "plan", "phonemizer", kMaxNameBytes);
+    } else Invalid("plan.backend '" + backend + "' is not espeak, flite or neural");
+    state_->config.voice.voice = RequireString(plan, "plan", "voice", kMaxNameBytes);
+    state_->config.voice.speed = RequireNumber(plan, "plan", "speed", 1.0, kMinSpeed, kMaxSpeed);
+    state_->config.voice.pitch = RequireNumber(plan, "plan", "pitch", 1.0, kMinPitch, kMaxPitch);
+    state_->config.outputRate = static_cast<int>(RequireNumber(plan, "plan", "sampleRate", 44100, kMinRate, kMaxRate, true));
+    state_->config.encoding = ParseEncoding(RequireString(plan, "plan", "encoding", kMaxNameBytes));
+    state_->capacity = static_cast<size_t>(RequireNumber(plan, "plan", "queueCapacity", 2, 1, kMaxQueueCapacity, true));
     Napi::Value chunks = plan.Get("chunks");
-    if (!chunks.IsArray()) throw std::invalid_argument("plan.chunks must be an array");
+    if (!chunks.IsArray()) Invalid("plan.chunks must be an array");
     Napi::Array list = chunks.As<Napi::Array>();
     for (uint32_t i = 0; i < list.Length(); ++i) {
-      Napi::Object chunk = list.Get(i).As<Napi::Object>();
-      Napi::Array pieces = chunk.Get("pieces").As<Napi::Array>();
+      const std::string what = "plan.chunks[" + std::to_string(i) + "]";
+      Napi::Object chunk = RequireObject(list.Get(i), what);
+      Napi::Value pieces = chunk.Get("pieces");
+      if (!pieces.IsArray()) Invalid(what + ".pieces must be an array");
+      Napi::Array pieceList = pieces.As<Napi::Array>();
       ChunkJob job;
-      for (uint32_t j = 0; j < pieces.Length(); ++j) job.pieces.push_back(ParsePiece(pieces.Get(j).As<Napi::Object>()));
+      for (uint32_t j = 0; j < pieceList.Length(); ++j) {
+        const std::string pieceWhat = what + ".pieces[" + std::to_string(j) + "]";
+        job.pieces.push_back(ParsePiece(RequireObject(pieceList.Get(j), pieceWhat), pieceWhat));
+      }
       job.continues = chunk.Get("continues").ToBoolean().Value();
       state_->jobs.push_back(std::move(job));
     }
@@ -213,8 +262,10 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
       jobs[i + 1].breakBefore = !current.empty() && current.back().kind == PieceJob::Kind::Break;
       jobs[i + 1].continued = jobs[i].continues;
     }
+  } catch (const Napi::Error&) {
+    throw;  // a JS exception (a throwing getter) propagates as it is
   } catch (const std::exception& e) {
-    throw Napi::TypeError::New(env, e.what());
+    throw JsError(env, code::kInvalidArgument, e.what());
   }
   std::weak_ptr<StreamState> weak = state_;
   state_->trackId = state_->env->Track([weak] {

@@ -8,7 +8,7 @@ import { cjkPunctuation, CJK_RUNS } from './cjk.js'
 import type { KuromojiToken } from './kuromoji-worker.js'
 import { normaliserFor } from './normalise/index.js'
 import type { TextSegment } from './parser.js'
-import type { TokenReader, WordCollector } from './readers.js'
+import type { TokenReader, WordCollector } from './token-reader.js'
 import type { SpeechUnit, Unit } from './units.js'
 
 const LATIN_VOICE = 'en'

@@ -6,6 +6,8 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
+import { abortedError } from '../errors.js'
+import { MAX_TEXT_PIECE_CHARS } from './bounds.js'
 
 /** The part of a kuromoji token we use (kuromoji ships no types). */
 export interface KuromojiToken {
@@ -74,19 +76,31 @@ class KuromojiWorker {
     })
   }
 
-  async tokenize(texts: string[]): Promise<KuromojiToken[][]> {
+  /**
+   * One message per batch of at most MAX_TEXT_PIECE_CHARS characters, the next sent only when the
+   * last is answered: another request's texts get their turn in between, and an abort rejects
+   * at once (the worker's late answer is dropped).
+   */
+  async tokenize(texts: string[], signal?: AbortSignal): Promise<KuromojiToken[][]> {
     // While a caller awaits (the build included), the worker keeps the process alive.
     if (this.callers++ === 0) this.worker.ref()
     try {
-      await this.ready
-      return await new Promise<KuromojiToken[][]>((resolve, reject) => {
-        const id = this.nextId++
-        this.pending.set(id, { resolve, reject })
-        this.worker.postMessage({ id, texts })
-      })
+      await abortable(this.ready, signal)
+      const tokens: KuromojiToken[][] = []
+      for (const batch of batches(texts)) tokens.push(...(await this.request(batch, signal)))
+      return tokens
     } finally {
       if (--this.callers === 0) this.worker.unref()
     }
+  }
+
+  private request(texts: string[], signal: AbortSignal | undefined): Promise<KuromojiToken[][]> {
+    const id = this.nextId++
+    const reply = new Promise<KuromojiToken[][]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject })
+      this.worker.postMessage({ id, texts })
+    })
+    return abortable(reply, signal).finally(() => this.pending.delete(id))
   }
 
   private failAll(error: Error): void {
@@ -96,10 +110,36 @@ class KuromojiWorker {
   }
 }
 
+/** Groups texts (each already bounded by bounds.ts) into batches of at most MAX_TEXT_PIECE_CHARS characters. */
+function batches(texts: string[]): string[][] {
+  const result: string[][] = []
+  let chars = Infinity
+  for (const text of texts) {
+    if (chars + text.length > MAX_TEXT_PIECE_CHARS) {
+      result.push([])
+      chars = 0
+    }
+    result[result.length - 1]!.push(text)
+    chars += text.length
+  }
+  return result
+}
+
+/** `promise`, or a rejection with the call's TtsError as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise
+  if (signal.aborted) return Promise.reject(abortedError(signal))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortedError(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
 let worker: KuromojiWorker | undefined
 
-/** Tokenizes each text with kuromoji, off the main thread. */
-export async function tokenizeJapanese(texts: string[]): Promise<KuromojiToken[][]> {
+/** Tokenizes each text with kuromoji, off the main thread; `signal` stops it between batches, and rejects at once. */
+export async function tokenizeJapanese(texts: string[], signal?: AbortSignal): Promise<KuromojiToken[][]> {
   worker ??= new KuromojiWorker()
-  return worker.tokenize(texts)
+  return worker.tokenize(texts, signal)
 }

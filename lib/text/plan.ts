@@ -4,10 +4,12 @@
  */
 import { TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
+import { boundSegments } from './bounds.js'
 import { chunkUnits } from './chunker.js'
 import { ipaWordToPhonemes } from './ipa/index.js'
 import { parseMarkup, type DigitsSegment, type Segment } from './parser.js'
-import { createReader, type TokenReader, type WordCollector } from './readers.js'
+import { createReader } from './readers.js'
+import type { TokenReader, WordCollector } from './token-reader.js'
 import { LANGUAGES, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
 import type { Unit } from './units.js'
 
@@ -69,7 +71,7 @@ function mergeBreaks(units: Unit[]): Unit[] {
 
 async function plan(transcript: string, opts: PlanOptions): Promise<SpeechPlan> {
   checkOptions(transcript, opts)
-  const segments = parseMarkup(transcript)
+  const segments = boundSegments(parseMarkup(transcript), opts.language)
   const reader = await createReader(opts, segments)
   const words: SourceWord[] = []
   const addWord = collector(words, transcript)

@@ -6,20 +6,12 @@ import { toAscii } from './ascii.js'
 import { japaneseReader } from './ja.js'
 import { tokenizeJapanese } from './kuromoji-worker.js'
 import { normaliserFor } from './normalise/index.js'
-import type { Segment, TextSegment } from './parser.js'
+import type { Segment } from './parser.js'
+import type { TokenReader } from './token-reader.js'
 import { hasSpeakableChars, tokenize } from './tokens.js'
 import type { PlanOptions } from './types.js'
-import type { SpeechUnit, Unit } from './units.js'
+import type { Unit } from './units.js'
 import { chineseReader } from './zh.js'
-
-/** Records a source word by its transcript span and returns its index in SpeechPlan.words. */
-export type WordCollector = (start: number, end: number) => number
-
-export interface TokenReader {
-  readText(segment: TextSegment, addWord: WordCollector): Unit[]
-  /** One digit group of a digits tag, already recorded as `word`. */
-  readDigits(digits: string, word: number): SpeechUnit
-}
 
 /** Readers for scripts that separate words with spaces (every language but zh and ja). */
 function spacedReader(opts: PlanOptions): TokenReader {
@@ -51,7 +43,7 @@ export async function createReader(opts: PlanOptions, segments: Segment[]): Prom
   if (opts.language === 'ja') {
     const texts = [...new Set(segments.flatMap((s) => (s.kind === 'text' && s.text.trim() !== '' ? [s.text] : [])))]
     if (texts.length > 0) {
-      const tokens = await tokenizeJapanese(texts)
+      const tokens = await tokenizeJapanese(texts, opts.signal)
       return japaneseReader(new Map(texts.map((text, i) => [text, tokens[i]!])))
     }
   }

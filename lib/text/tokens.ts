@@ -15,9 +15,9 @@ export interface Token {
 
 const TOKEN = /\S+/g
 const WHITESPACE = /\s*/y
-const CLOSERS = `["'”’»)\\]」』）]*`
-const SENTENCE_END = new RegExp(`[.!?。！？…‼⁇⁈⁉؟।]${CLOSERS}$`, 'u')
-const CLAUSE_END = new RegExp(`[,;:，、；：،؛]${CLOSERS}$`, 'u')
+/** A sentence or clause mark, then closing quotes and brackets, at the token's end. */
+const SENTENCE_END = /[.!?。！？…‼⁇⁈⁉؟।]["'”’»)\]」』）]*$/u
+const CLAUSE_END = /[,;:，、；：،؛]["'”’»)\]」』）]*$/u
 const DASH = /^[-–—]+$/
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
 

@@ -86,4 +86,6 @@ export interface SpeechPlan {
 export interface PlanOptions {
   language: Language
   backend: BackendKind
+  /** Stops planning (Japanese tokenization) early; planSpeech then throws ABORTED or the signal's TtsError. */
+  signal?: AbortSignal
 }

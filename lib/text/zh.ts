@@ -8,7 +8,7 @@ import { pinyin } from 'pinyin-pro'
 import { cjkPunctuation, CJK_RUNS } from './cjk.js'
 import { normaliserFor } from './normalise/index.js'
 import type { TextSegment } from './parser.js'
-import type { TokenReader, WordCollector } from './readers.js'
+import type { TokenReader, WordCollector } from './token-reader.js'
 import type { SpeechUnit, Unit } from './units.js'
 
 export const PINYIN_VOICE = 'cmn-latn-pinyin'

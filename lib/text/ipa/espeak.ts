@@ -6,6 +6,7 @@
 import type { Language } from '../types.js'
 import { ESPEAK_INVENTORY } from './espeak-inventory.js'
 import { IpaInventory, segmentIpa, type IpaToken } from './segment.js'
+import { phonemeError } from './validate.js'
 import type { IpaWord } from '../parser.js'
 
 /** Accepted spellings, per language, of phones espeak-ng's voice writes another way. */
@@ -66,6 +67,7 @@ export function ipaToEspeak(word: IpaWord, language: Language): string {
       continue
     }
     const modifier = token.output === ':' || token.output === ';' || /^\d+$/.test(token.output)
+    if (modifier && !previousWasPhone) throw phonemeError(word.start, `'${token.ipa}' in '${word.ipa}' must follow the phone it modifies`)
     if (previousWasPhone && !modifier) mnemonics += '|'
     mnemonics += token.output
     previousWasPhone = true

@@ -28,7 +28,8 @@ export interface Normaliser {
 const RULES: Partial<Record<Language, LanguageRules>> = { en, es, fr, de, it, pt, ru }
 
 const LEADING_PUNCTUATION = /^[("'“‘«¿¡[]+/u
-const TRAILING_PUNCTUATION = /[.,;:!?)"'”’»\]…]+$/u
+/** Read from the end by trailingPunctuationStart: an unanchored /[…]+$/ is quadratic on "....a". */
+const TRAILING_PUNCTUATION = new Set(`.,;:!?)"'”’»]…`)
 const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/
 const NUMERIC_DATE = /^(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})$/
 /** Digit groups joined by - or . with at least 7 digits in all: a phone or account number. */
@@ -43,11 +44,17 @@ function pick(forms: PluralForms, plurals: Intl.PluralRules, amount: number): st
   return forms[plurals.select(amount)] ?? forms.other
 }
 
+function trailingPunctuationStart(text: string): number {
+  let start = text.length
+  while (start > 0 && TRAILING_PUNCTUATION.has(text[start - 1]!)) start--
+  return start
+}
+
 function splitPunctuation(token: string): [string, string, string] {
   const lead = LEADING_PUNCTUATION.exec(token)?.[0] ?? ''
   const rest = token.slice(lead.length)
-  const trail = TRAILING_PUNCTUATION.exec(rest)?.[0] ?? ''
-  return [lead, rest.slice(0, rest.length - trail.length), trail]
+  const coreEnd = trailingPunctuationStart(rest)
+  return [lead, rest.slice(0, coreEnd), rest.slice(coreEnd)]
 }
 
 class RuleNormaliser implements Normaliser {

@@ -1,0 +1,182 @@
+/**
+ * What one request may ask of the backends, decided before any native call. The backends (and
+ * kuromoji) slow down more than linearly, or crash, on a very long word, a long run of symbols
+ * or an oversized phoneme word; these bounds keep every piece they get small. Text is only cut
+ * into more segments or blanked with spaces, never shifted, so offsets still point into the
+ * transcript. README "Limits" documents every number here.
+ */
+import { TtsError } from '../errors.js'
+import { phonemeError } from './ipa/validate.js'
+import type { DigitsSegment, PhonemesSegment, Segment, TextSegment } from './parser.js'
+import type { Language, SpeechPlan } from './types.js'
+
+/** Characters without a space read as one word; a longer run (a hash, a pasted blob) is read in pieces this long. */
+export const MAX_WORD_CHARS = 64
+/** Chinese and Japanese need no spaces: a run is cut after its last punctuation mark within this many characters, or at it. */
+export const MAX_CJK_RUN_CHARS = 128
+/** Text between tags is handed to a reader (kuromoji for Japanese) in pieces of at most this many characters, cut at a space. */
+export const MAX_TEXT_PIECE_CHARS = 1024
+/** Of a run of punctuation, symbols, emoji or combining marks, only this many are read; the rest is silent. */
+export const MAX_MARK_RUN = 8
+/** The SPEC asks to keep a phonemes tag to one or two words. */
+export const MAX_PHONEME_WORDS = 2
+/** Symbols in one IPA word (the longest English words are about 45). */
+export const MAX_PHONEME_WORD_SYMBOLS = 64
+/** Digits in one group of a digits tag; a longer group is read in groups of this many. */
+export const MAX_DIGIT_GROUP_DIGITS = 32
+/** Groups of a digits tag kept in one phrase (never cut between chunks); a longer tag is read in phrases of this many. */
+export const MAX_DIGIT_GROUPS_PER_PHRASE = 24
+/** Default longest audio of one request, breaks included, in seconds. */
+export const DEFAULT_MAX_AUDIO_SECONDS = 1800
+/** The speaking rate of the estimate, in characters of normalised text a second at speed 1 (measured 16-19 for English, 11 for Japanese kana). */
+const ESTIMATED_CHARS_PER_SECOND = 15
+
+/** A run of more than MAX_MARK_RUN marks (a literal, so that the ReDoS lint sees it). */
+const MARK_RUN = /[\p{P}\p{S}\p{M}\p{Cf}]{9,}/gu
+const SPACE = /\s/
+const PUNCTUATION = /\p{P}/u
+
+/** Keeps the first MAX_MARK_RUN code points of each long mark run and blanks the rest (same length). */
+function blankMarkRuns(text: string): string {
+  return text.replace(MARK_RUN, (run) => {
+    const kept = Array.from(run).slice(0, MAX_MARK_RUN).join('')
+    return kept + ' '.repeat(run.length - kept.length)
+  })
+}
+
+function isLowSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index)
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
+/**
+ * Where a text is cut: inside a run without spaces longer than `maxRun` (after its last
+ * punctuation mark for CJK, else at the bound, never inside a surrogate pair), and at a space
+ * when a piece grows past MAX_TEXT_PIECE_CHARS. One pass, linear.
+ */
+function cutPoints(text: string, maxRun: number, cjk: boolean): number[] {
+  const cuts: number[] = []
+  let pieceStart = 0
+  let runStart = 0
+  let lastSpaceEnd = -1
+  let lastMarkEnd = -1
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!
+    if (SPACE.test(char)) {
+      runStart = lastSpaceEnd = i + 1
+    } else if (i + 1 - runStart > maxRun) {
+      let cut = cjk && lastMarkEnd > runStart ? lastMarkEnd : i
+      if (cut === i && isLowSurrogate(text, i) && i - 1 > runStart) cut = i - 1
+      cuts.push(cut)
+      runStart = pieceStart = cut
+    }
+    if (cjk && PUNCTUATION.test(char)) lastMarkEnd = i + 1
+    if (i + 1 - pieceStart > MAX_TEXT_PIECE_CHARS && lastSpaceEnd > pieceStart) {
+      cuts.push(lastSpaceEnd)
+      pieceStart = lastSpaceEnd
+    }
+  }
+  return cuts
+}
+
+function boundText(segment: TextSegment, language: Language): TextSegment[] {
+  const text = blankMarkRuns(segment.text)
+  const cjk = language === 'zh' || language === 'ja'
+  const pieces: TextSegment[] = []
+  let from = 0
+  for (const cut of [...cutPoints(text, cjk ? MAX_CJK_RUN_CHARS : MAX_WORD_CHARS, cjk), text.length]) {
+    if (cut > from) pieces.push({ kind: 'text', text: text.slice(from, cut), start: segment.start + from, end: segment.start + cut })
+    from = cut
+  }
+  return pieces
+}
+
+function checkPhonemes(segment: PhonemesSegment): PhonemesSegment {
+  if (segment.words.length > MAX_PHONEME_WORDS) {
+    const extra = segment.words[MAX_PHONEME_WORDS]!
+    throw phonemeError(extra.start, `a phonemes tag holds at most ${MAX_PHONEME_WORDS} words (it has ${segment.words.length}); use one tag per word or two`)
+  }
+  for (const word of segment.words) {
+    const symbols = Array.from(word.ipa).length
+    if (symbols > MAX_PHONEME_WORD_SYMBOLS) {
+      throw phonemeError(word.start, `an IPA word has at most ${MAX_PHONEME_WORD_SYMBOLS} symbols (this one has ${symbols})`)
+    }
+  }
+  return segment
+}
+
+/** Long groups are read in groups of MAX_DIGIT_GROUP_DIGITS, and a long tag in phrases the chunker may cut between. */
+function boundDigits(segment: DigitsSegment): DigitsSegment[] {
+  const groups = segment.groups.flatMap((group) => {
+    const parts = []
+    for (let from = 0; from < group.digits.length; from += MAX_DIGIT_GROUP_DIGITS) {
+      const digits = group.digits.slice(from, from + MAX_DIGIT_GROUP_DIGITS)
+      parts.push({ digits, start: group.start + from, end: group.start + from + digits.length })
+    }
+    return parts
+  })
+  const phrases: DigitsSegment[] = []
+  for (let from = 0; from < groups.length; from += MAX_DIGIT_GROUPS_PER_PHRASE) {
+    const phrase = groups.slice(from, from + MAX_DIGIT_GROUPS_PER_PHRASE)
+    phrases.push({
+      kind: 'digits',
+      groups: phrase,
+      start: from === 0 ? segment.start : phrase[0]!.start,
+      end: from + MAX_DIGIT_GROUPS_PER_PHRASE >= groups.length ? segment.end : phrase[phrase.length - 1]!.end,
+    })
+  }
+  return phrases
+}
+
+/** Applies the bounds to parsed markup: cuts long text and digit runs, blanks long symbol runs, refuses oversized phoneme tags. */
+export function boundSegments(segments: Segment[], language: Language): Segment[] {
+  return segments.flatMap((segment): Segment[] => {
+    switch (segment.kind) {
+      case 'text':
+        return boundText(segment, language)
+      case 'phonemes':
+        return [checkPhonemes(segment)]
+      case 'digits':
+        return boundDigits(segment)
+      case 'break':
+        return [segment]
+    }
+  })
+}
+
+/** Whether a plan speaks anything: a word, or a break (silence asked for explicitly). */
+function speaks(plan: SpeechPlan): { words: boolean; breaks: boolean } {
+  let words = false
+  let breaks = false
+  for (const piece of plan.chunks.flatMap((chunk) => chunk.pieces)) {
+    if (piece.kind === 'break') breaks ||= piece.ms > 0
+    else if (piece.kind === 'phonemes' || piece.spans.length > 0) words = true
+  }
+  return { words, breaks }
+}
+
+/** A rough length of the plan's audio: its breaks, and its text at a typical speaking rate. */
+export function estimateAudioSeconds(plan: SpeechPlan, speed: number): number {
+  let breakMs = 0
+  let chars = 0
+  for (const piece of plan.chunks.flatMap((chunk) => chunk.pieces)) {
+    if (piece.kind === 'break') breakMs += piece.ms
+    else chars += piece.kind === 'text' ? piece.text.length : piece.phonemes.length
+  }
+  return breakMs / 1000 + chars / ESTIMATED_CHARS_PER_SECOND / speed
+}
+
+/**
+ * Refuses a plan before synthesis: NO_SPEECH when it would say nothing (no word, no break), and
+ * AUDIO_TOO_LONG when its estimated audio exceeds `maxAudioSeconds`.
+ */
+export function checkSpeechPlan(plan: SpeechPlan, limits: { maxAudioSeconds: number; speed: number }): void {
+  const { words, breaks } = speaks(plan)
+  if (!words && !breaks) throw new TtsError('NO_SPEECH', 'the transcript has nothing to speak: no word that the voice can read, and no break')
+  const seconds = estimateAudioSeconds(plan, limits.speed)
+  if (seconds > limits.maxAudioSeconds) {
+    throw new TtsError('AUDIO_TOO_LONG', `the transcript would make about ${Math.round(seconds)} s of audio; the limit is ${limits.maxAudioSeconds} s a request`, {
+      extra: { estimated_seconds: Math.round(seconds), max_seconds: limits.maxAudioSeconds },
+    })
+  }
+}
