@@ -4,6 +4,8 @@
  *   svc-tts say "Hello there" --out hello.wav [--model ID] [--voice ID|NAME] [--language xx]
  *                                            [--encoding pcm_s16le] [--sample-rate 44100]
  *   svc-tts voices [--language xx]
+ *   svc-tts models
+ * Every command takes --models-dir DIR: model packs described by DIR/svc-tts.models.json.
  */
 import { createWriteStream } from 'node:fs'
 import { open } from 'node:fs/promises'
@@ -12,13 +14,17 @@ import { parseArgs } from 'node:util'
 import { wavHeader, type OutputFormat } from './audio/format.js'
 import { createEngine, type Engine } from './engine.js'
 import { isTtsError } from './errors.js'
+import { loadNative } from './native.js'
+import { readModelsDir } from './neural/models-dir.js'
 import { parseOutputFormat } from './schemas.js'
 import { LANGUAGES, type Language } from './text/types.js'
 import { PREDEFINED_VOICES, defaultVoiceFor } from './voices/predefined.js'
 
 const USAGE = `usage:
   svc-tts say "text" --out FILE.wav [--model ID] [--voice ID|NAME] [--language xx] [--encoding ENC] [--sample-rate HZ]
-  svc-tts voices [--language xx]`
+  svc-tts voices [--language xx]
+  svc-tts models                  models, their packs and devices, and the packs' voices
+  any command: --models-dir DIR   serve model ids from the packs in DIR/svc-tts.models.json`
 
 function pickVoice(voice: string | undefined, language: Language): string {
   if (!voice) return defaultVoiceFor(language).record.voice_id
@@ -79,6 +85,17 @@ async function listVoices(engine: Engine, language: string | undefined): Promise
   } while (cursor)
 }
 
+/** Each model id with its backend, the pack and device behind it, and the packs' own voices. */
+async function listModels(engine: Engine): Promise<void> {
+  console.log(`ONNX Runtime ${loadNative().onnxRuntimeVersion()}`)
+  for (const model of engine.models.list()) {
+    const pack = model.pack
+    const where = pack ? `${pack.type} ${pack.path} on ${pack.info.device}${pack.info.hasDurations ? ', durations' : ''}` : model.backend
+    console.log(`${model.id}  ${model.languages.join(',')}  ${where}`)
+    for (const speaker of pack?.speakers ?? []) console.log(`  ${speaker.language}  ${speaker.gender.padEnd(7)}  ${speaker.name}`)
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -90,6 +107,7 @@ async function main(argv: string[]): Promise<number> {
       language: { type: 'string' },
       encoding: { type: 'string' },
       'sample-rate': { type: 'string' },
+      'models-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -101,10 +119,11 @@ async function main(argv: string[]): Promise<number> {
   if (values.language && !(LANGUAGES as readonly string[]).includes(values.language)) {
     throw new Error(`--language must be one of ${LANGUAGES.join(', ')}`)
   }
-  const engine = await createEngine()
+  const engine = await createEngine(values['models-dir'] ? readModelsDir(values['models-dir']) : {})
   try {
     if (command === 'say') await say(engine, rest.join(' '), values as Record<string, string | undefined>)
     else if (command === 'voices') await listVoices(engine, values.language)
+    else if (command === 'models') await listModels(engine)
     else {
       console.error(USAGE)
       return 1

@@ -201,7 +201,10 @@ bool KokoroModel::Speak(const SpeakJob& job, const VoiceParams& voice, const std
                         PieceAudio& out) {
   out.sampleRate = config_.sampleRate;
   const std::vector<float>& style = Style(voice.voice.empty() ? config_.voices.front().name : voice.voice);
-  const std::string espeakVoice = voice.phonemizer.empty() ? config_.espeakVoice : voice.phonemizer;
+  // A piece the text layer gave another reading voice (pinyin, a Latin word in Chinese) keeps it.
+  const std::string espeakVoice = !job.voiceOverride.empty() ? job.voiceOverride
+                                  : voice.phonemizer.empty() ? config_.espeakVoice
+                                                             : voice.phonemizer;
   for (const Batch& batch : Tokenize(job, espeakVoice)) {
     if (cancelled.load()) return false;
     if (batch.tokens.empty()) continue;
