@@ -7,7 +7,7 @@ voice"): Piper's interface and config, random weights, and about the same work p
 - the decoder of piper_train's medium preset: conv_pre 192->256 k7, upsampling x8, x8, x4
   (256->128->64->32 channels, transposed kernels 16, 16, 8), after each a residual block of one
   conv per dilation (1, 3) for each kernel 3, 5, 7; conv_post 32->1 k7; tanh.
-About 2.6 GMAC per second of 22 050 Hz audio, 70 % in the decoder.
+About 2.5 GMAC per second of 22 050 Hz audio, 70 % in the decoder.
 
 Not committed (about 30 MB): `npm run bench:neural` makes it on demand in bench/.models/.
 Usage: PYENV_VERSION=system python3 scripts/make-bench-piper.py OUT.onnx
