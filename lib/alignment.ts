@@ -4,7 +4,7 @@
  * cents"); a phoneme override is one word spanning its whole piece.
  */
 import type { NativeChunk } from './native.js'
-import type { Chunk, SpeechPlan, TextPiece } from './text/types.js'
+import type { Chunk, SourceWord, TextPiece } from './text/types.js'
 
 export interface TimedWord {
   /** Index into the plan's words. */
@@ -44,15 +44,17 @@ export class AlignmentBuilder {
   private lastStartMs = 0
   private lastEndMs = 0
 
+  /** `words` may grow as more text is planned (a speech session). */
   constructor(
-    private readonly plan: SpeechPlan,
+    private readonly words: readonly SourceWord[],
     private readonly sampleRate: number,
   ) {}
 
-  /** Times the words of chunk `chunkIndex`, whose audio begins `offsetSamples` into the stream. */
-  addChunk(chunkIndex: number, audio: NativeChunk, offsetSamples: number): TimedWord[] {
-    const chunk = this.plan.chunks[chunkIndex]
-    if (!chunk) return []
+  /**
+   * Times the words of `chunk`, whose audio begins `offsetSamples` into the stream. With
+   * `throughWord`, every word up to that index not yet timed belongs to this chunk too.
+   */
+  addChunk(chunk: Chunk, audio: NativeChunk, offsetSamples: number, throughWord?: number): TimedWord[] {
     const ranges = new Map<number, [number, number]>()
     const extend = (word: number, start: number, end: number) => {
       const range = ranges.get(word)
@@ -71,9 +73,8 @@ export class AlignmentBuilder {
 
     const toMs = (samples: number) => Math.round(((offsetSamples + samples) * 1000) / this.sampleRate)
     const added: TimedWord[] = []
-    const isLast = chunkIndex === this.plan.chunks.length - 1
     // Words the backend never hears (a currency sign whose amount says it) still belong here.
-    const through = isLast ? this.plan.words.length - 1 : lastWordOf(chunk)
+    const through = throughWord ?? lastWordOf(chunk)
     for (let index = this.nextWord; index <= through; index++) {
       const range = ranges.get(index)
       // Times never run backwards; a word the backend did not voice gets a zero-length slot.
@@ -81,7 +82,7 @@ export class AlignmentBuilder {
       const endMs = Math.max(range ? toMs(range[1]) : startMs, startMs)
       this.lastStartMs = startMs
       this.lastEndMs = endMs
-      const word: TimedWord = { index, text: this.plan.words[index]?.text ?? '', startMs, endMs }
+      const word: TimedWord = { index, text: this.words[index]?.text ?? '', startMs, endMs }
       added.push(word)
     }
     this.nextWord = Math.max(this.nextWord, through + 1)

@@ -41,6 +41,11 @@ export class CallScope {
     return this.controller.signal
   }
 
+  /** Aborts the call itself (a speech session's abort()). */
+  abort(reason?: unknown): void {
+    this.controller.abort(reason)
+  }
+
   /** Throws the call's TtsError (ABORTED, or ENGINE_CLOSED) once it is aborted. */
   throwIfAborted(): void {
     if (this.controller.signal.aborted) throw abortedError(this.controller.signal)

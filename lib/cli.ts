@@ -4,8 +4,10 @@
  *   svc-tts say "Hello there" --out hello.wav [--model ID] [--voice ID|NAME] [--language xx]
  *                                            [--encoding pcm_s16le] [--sample-rate 44100]
  *   svc-tts voices [--language xx]
+ *   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework standalone|express|fastify]
+ *   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
  *   svc-tts models
- * Every command takes --models-dir DIR: model packs described by DIR/svc-tts.models.json.
+ * say, voices, models and serve take --models-dir DIR: model packs described by DIR/svc-tts.models.json.
  */
 import { createWriteStream } from 'node:fs'
 import { open } from 'node:fs/promises'
@@ -17,14 +19,17 @@ import { isTtsError } from './errors.js'
 import { loadNative } from './native.js'
 import { readModelsDir } from './neural/models-dir.js'
 import { parseOutputFormat } from './schemas.js'
+import { defaultDataDir, FRAMEWORKS, manageKeys, serve, type Framework } from './server/serve.js'
 import { LANGUAGES, type Language } from './text/types.js'
 import { PREDEFINED_VOICES, defaultVoiceFor } from './voices/predefined.js'
 
 const USAGE = `usage:
   svc-tts say "text" --out FILE.wav [--model ID] [--voice ID|NAME] [--language xx] [--encoding ENC] [--sample-rate HZ]
   svc-tts voices [--language xx]
+  svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework standalone|express|fastify]
+  svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
   svc-tts models                  models, their packs and devices, and the packs' voices
-  any command: --models-dir DIR   serve model ids from the packs in DIR/svc-tts.models.json`
+  --models-dir DIR                serve model ids from the packs in DIR/svc-tts.models.json`
 
 function pickVoice(voice: string | undefined, language: Language): string {
   if (!voice) return defaultVoiceFor(language).record.voice_id
@@ -108,6 +113,12 @@ async function main(argv: string[]): Promise<number> {
       encoding: { type: 'string' },
       'sample-rate': { type: 'string' },
       'models-dir': { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      framework: { type: 'string' },
+      name: { type: 'string' },
+      scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -115,6 +126,18 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || !command) {
     console.log(USAGE)
     return values.help ? 0 : 1
+  }
+  if (command === 'keys') return manageKeys(rest[0], rest[1], values)
+  if (command === 'serve') {
+    const framework = values.framework ?? 'standalone'
+    if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw new Error(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
+    const port = Number(values.port ?? 8080)
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a port number')
+    await serve({
+      port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
+      ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
+    })
+    return 0
   }
   if (values.language && !(LANGUAGES as readonly string[]).includes(values.language)) {
     throw new Error(`--language must be one of ${LANGUAGES.join(', ')}`)

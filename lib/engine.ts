@@ -1,13 +1,17 @@
 /**
- * The engine: resolves model and voice, plans the transcript, and runs the plan on a native
- * stream. Every entry point is built on `speak()`, a transport-agnostic stream of audio chunks
- * that each know their words, so one-shot audio is exactly the streamed chunks joined.
+ * The engine: resolves model and voice, and speaks text on a writable speech session, which plans
+ * it a sentence at a time and runs the plan on native streams. Every entry point is built on a
+ * session, a transport-agnostic stream of audio chunks that each know their words, so one-shot
+ * audio is exactly the streamed chunks joined, and text written in pieces sounds the same.
  */
-import { AlignmentBuilder, type Alignment, type TimedWord } from './alignment.js'
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import type { Alignment, TimedWord } from './alignment.js'
 import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
+import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
-import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelPack } from './models.js'
+import { DEFAULT_MODELS, ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelPack } from './models.js'
 import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import type { Device, PackOptions } from './neural/options.js'
 import { loadPack, type LoadedPack } from './neural/packs.js'
@@ -15,18 +19,24 @@ import { CombinedVoiceStore, PackVoiceStore } from './neural/voices.js'
 import {
   callOptionsSchema,
   DEFAULT_MAX_TRANSCRIPT_CHARS,
+  cloneRequestSchema,
   engineOptionsSchema,
   listVoicesSchema,
   parseOutputFormat,
+  parseSessionRequest,
   parseSynthesisRequest,
   parseWith,
+  voiceIdsSchema,
+  voicePatchSchema,
   voiceRenderingSchema,
 } from './schemas.js'
+import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './session.js'
 import { checkSpeechPlan, DEFAULT_MAX_AUDIO_SECONDS } from './text/bounds.js'
-import { planSpeech } from './text/index.js'
-import { LANGUAGES, type Language } from './text/types.js'
-import { PredefinedVoiceStore } from './voices/memory-store.js'
-import type { ListVoicesOptions, StoredVoice, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
+import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
+import { analyseSample, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
+import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
+import { SqliteVoiceStore } from './voices/sqlite-store.js'
+import type { BackendTuning, ListVoicesOptions, StoredVoice, VoiceAnalysis, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
 
 export interface EngineOptions {
   /** Native synthesis threads (default: CPU count, 2 to 8). Fixed for the process by the first engine. */
@@ -39,6 +49,9 @@ export interface EngineOptions {
   maxAudioSeconds?: number
   /** espeak-ng data directory (default: the system's). */
   espeakDataPath?: string
+  /** Where the voice library lives (`<dataDir>/voices.db`); without it cloned voices last as long as the engine. */
+  dataDir?: string
+  /** A voice library of your own instead of the SQLite one (the engine then does not close it). */
   voiceStore?: VoiceStore
   /** Model ids served by neural packs: `{ 'svc_pro_v1.0': { type: 'piper', path: '/voices/x.onnx' } }`. */
   models?: Record<string, PackOptions>
@@ -50,18 +63,17 @@ export interface EngineOptions {
   onWarning?: (message: string) => void
 }
 
+/** The answer of a batch get: the voices found, in the order asked, and the ids no voice has. */
+export interface VoiceBatch {
+  voices: VoiceRecord[]
+  not_found: string[]
+}
+
 export interface CallOptions {
   signal?: AbortSignal
 }
 
-/** One piece of a speech stream: audio in the requested encoding (no container) and its words. */
-export interface SpeechChunk {
-  audio: Buffer
-  samples: number
-  /** Sample offset of this chunk in the whole stream. */
-  offsetSamples: number
-  words: TimedWord[]
-}
+export type { SpeechChunk, SpeechSession } from './session.js'
 
 export interface TimestampedSpeech {
   audio_base64: string
@@ -76,10 +88,26 @@ interface ResolvedRequest {
   format: OutputFormat
 }
 
+/** What a clone's fit is measured on: about six seconds of varied English. */
+const CALIBRATION_TEXT =
+  'The quick brown fox jumps over the lazy dog. She sells sea shells by the sea shore, and the shells she sells are surely sea shells.'
+
+function voiceNotFound(voiceId: string): TtsError {
+  return new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
+}
+
+function openVoiceStore(dataDir: string | undefined): VoiceStore {
+  if (dataDir === undefined) return new SqliteVoiceStore(':memory:')
+  mkdirSync(dataDir, { recursive: true })
+  return new SqliteVoiceStore(path.join(dataDir, 'voices.db'))
+}
+
 export class Engine {
   readonly models: ModelRegistry
   private readonly voiceStore: VoiceStore
   private readonly packVoices: PackVoiceStore
+  private readonly ownsVoiceStore: boolean
+  private readonly previews = new PreviewCache()
   private readonly queueCapacity: number
   private readonly maxTranscriptChars: number
   private readonly maxAudioSeconds: number
@@ -92,17 +120,71 @@ export class Engine {
     private readonly packs: readonly LoadedPack[] = [],
   ) {
     this.models = new ModelRegistry(modelsWithPacks(packs))
+    this.ownsVoiceStore = options.voiceStore === undefined
     this.packVoices = new PackVoiceStore(packs)
-    this.voiceStore = new CombinedVoiceStore(options.voiceStore ?? new PredefinedVoiceStore(), this.packVoices)
+    this.voiceStore = new CombinedVoiceStore(options.voiceStore ?? openVoiceStore(options.dataDir), this.packVoices)
     this.queueCapacity = options.queueCapacity ?? 2
     this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
     this.maxAudioSeconds = options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS
   }
 
+  /** The voice library: every operation of the SPEC's voice API. */
   readonly voices = {
+    /**
+     * A new voice from a recording (WAV, FLAC, Ogg or MP3, at least 3 s of speech, at most 60 s)
+     * and its fields { name, description?, language, gender? }. Nothing is stored unless it succeeds.
+     */
+    clone: async (sample: Buffer, fields: unknown, options?: CallOptions): Promise<VoiceRecord> => {
+      const scope = this.begin(options)
+      try {
+        const store = this.openStore()
+        const meta = parseWith(cloneRequestSchema, fields, 'clone request')
+        if (!Buffer.isBuffer(sample)) throw new TtsError('INVALID_REQUEST', 'the sample must be a Buffer')
+        const { analysis, mediaType } = await analyseSample(this.native, sample)
+        scope.throwIfAborted()
+        const gender = meta.gender ?? inferGender(analysis)
+        const rendering = await fitRendering(analysis, gender, (backend, base, tuning) => this.measureRendering(backend, base, tuning, scope))
+        scope.throwIfAborted()
+        const stored = await store.create({ ...meta, gender, rendering, analysis, sample: { audio: sample, mediaType } })
+        return stored.record
+      } finally {
+        scope.end()
+      }
+    },
     list: async (options: ListVoicesOptions = {}): Promise<VoicePage> =>
-      this.voiceStore.list(parseWith(listVoicesSchema, options, 'voice list options')),
+      this.openStore().list(parseWith(listVoicesSchema, options, 'voice list options')),
     get: async (voiceId: string): Promise<VoiceRecord> => (await this.findVoice(voiceId)).record,
+    /** Unknown ids are reported in `not_found`, not thrown. */
+    getBatch: async (voiceIds: readonly string[]): Promise<VoiceBatch> => {
+      const ids = parseWith(voiceIdsSchema, voiceIds, 'voice ids')
+      const found = await this.openStore().getMany(ids)
+      const known = new Set(found.map((v) => v.record.voice_id))
+      return { voices: found.map((v) => v.record), not_found: ids.filter((id) => !known.has(id)) }
+    },
+    /** Changes a cloned voice's name, description, language or gender; predefined voices are VOICE_READ_ONLY. */
+    update: async (voiceId: string, patch: unknown): Promise<VoiceRecord> => {
+      const changes = parseWith(voicePatchSchema, patch, 'voice update')
+      const updated = await this.openStore().update(voiceId, changes)
+      if (!updated) throw voiceNotFound(voiceId)
+      this.previews.forget(voiceId)
+      return updated.record
+    },
+    delete: async (voiceId: string): Promise<void> => {
+      if (!(await this.openStore().delete(voiceId))) throw voiceNotFound(voiceId)
+      this.previews.forget(voiceId)
+    },
+    /** A short WAV of the voice speaking its language; cached until the voice changes. */
+    preview: async (voiceId: string, options: CallOptions = {}): Promise<Buffer> => {
+      const voice = await this.findVoice(voiceId)
+      return this.previews.get(voice, () =>
+        this.synthesize({
+          model_id: PREVIEW_MODEL_ID,
+          transcript: previewText(voice.record.language),
+          voice: { mode: 'id', id: voiceId },
+          output_format: { container: 'wav', encoding: 'pcm_s16le', sample_rate: 22050 },
+        }, options),
+      )
+    },
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
@@ -162,6 +244,25 @@ export class Engine {
     }
   }
 
+  /**
+   * A writable speech session: write text as it comes (an LLM's tokens, a chat's messages), read
+   * the audio as it is made. `request` is a synthesis request whose `transcript` is optional (it
+   * is written at once). Audio and words equal those of the whole text sent in one request.
+   */
+  async open(request: unknown, options?: CallOptions): Promise<SpeechSession> {
+    const scope = this.begin(options)
+    try {
+      const parsed = parseSessionRequest(request, this.maxTranscriptChars)
+      const resolved = await this.resolveParsed({ ...parsed, transcript: parsed.transcript ?? '' }, 'raw', scope)
+      const session = this.session(resolved, scope, { whole: false, onFinish: () => scope.end() })
+      if (parsed.transcript) session.write(parsed.transcript)
+      return session
+    } catch (error) {
+      scope.end()
+      throw error
+    }
+  }
+
   /** Native work in flight, for monitoring (and for tests that check cancellation stops it). */
   counters(): NativeCounters {
     return this.native.counters()
@@ -172,15 +273,35 @@ export class Engine {
     this.closed = true
     for (const pack of this.packs) this.native.unloadModel(pack.info.handle)  // running streams keep theirs
     this.calls.abortAll(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
+    if (this.ownsVoiceStore) await this.voiceStore.close()
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close()
   }
 
+  /** Speaks the calibration text with a base voice and tuning, and measures the speech. */
+  private async measureRendering(backend: BackendKind, base: string, tuning: BackendTuning, scope: CallScope): Promise<VoiceAnalysis> {
+    // The builtin model, even where a neural pack now serves its id: clones are fitted on the builtin backends.
+    const model = DEFAULT_MODELS.find((m) => m.backend === backend && m.languages.includes('en'))
+    if (!model) throw new TtsError('SYNTHESIS_FAILED', `no model speaks English on ${backend} to fit a cloned voice with`)
+    const voice: StoredVoice = {
+      record: { voice_id: 'calibration', voice_type: 'CUSTOM', name: 'calibration', description: '', created_at: '', updated_at: '', language: 'en', gender: 'Male' },
+      rendering: { espeakVariant: base, flite: base, speed: 1, pitch: 1, tuning: { espeak: tuning, flite: tuning } },
+    }
+    const format = { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 } as const
+    const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, scope)
+    return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
+  }
+
+  private openStore(): VoiceStore {
+    if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
+    return this.voiceStore
+  }
+
   /** Starts a call: checks its options and ties it to the caller's signal and to close(). */
   private begin(options: unknown): CallScope {
-    const { signal } = parseWith(callOptionsSchema, options ?? {}, 'call options')
+    const { signal } = parseWith(callOptionsSchema, options === undefined ? {} : options, 'call options')
     if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
     return this.calls.begin(signal)
   }
@@ -188,21 +309,27 @@ export class Engine {
   private async findVoice(voiceId: string): Promise<StoredVoice> {
     let voice: StoredVoice | undefined
     try {
-      voice = await this.voiceStore.get(voiceId)
+      voice = await this.openStore().get(voiceId)
     } catch (cause) {
       if (cause instanceof TtsError) throw cause
       throw new TtsError('SYNTHESIS_FAILED', `the voice store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
     }
-    if (!voice) throw new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
+    if (!voice) throw voiceNotFound(voiceId)
     return voice
   }
 
   private async resolve(request: unknown, defaultContainer: OutputFormat['container'], scope: CallScope): Promise<ResolvedRequest> {
-    const parsed = parseSynthesisRequest(request, this.maxTranscriptChars)
+    return this.resolveParsed(parseSynthesisRequest(request, this.maxTranscriptChars), defaultContainer, scope)
+  }
+
+  private async resolveParsed(
+    parsed: { transcript: string; model_id: string; voice: { id: string }; output_format?: unknown; language?: string | undefined },
+    defaultContainer: OutputFormat['container'],
+    scope: CallScope,
+  ): Promise<ResolvedRequest> {
     const format = parseOutputFormat(parsed.output_format, defaultContainer)
     const model = this.models.get(parsed.model_id)
-    const voice = await this.findVoice(parsed.voice.id)
-    scope.throwIfAborted()
+    const voice = await abortable(this.findVoice(parsed.voice.id), scope.signal)
     // A custom store's rendering is checked before anything is estimated or sent to the addon.
     const rendering = voiceRenderingSchema.safeParse(voice.rendering)
     if (!rendering.success) {
@@ -237,11 +364,13 @@ export class Engine {
     if (flite && !voice.rendering.flite) {
       throw new TtsError('VOICE_NOT_FOUND', `voice '${voice.record.name}' has no rendering for ${model.id}`)
     }
+    const tuning = voice.rendering.tuning?.[flite ? 'flite' : 'espeak']
     return {
       backend: flite ? 'flite' : 'espeak',
       voice: flite ? voice.rendering.flite! : ESPEAK_LANGUAGE_VOICE[language] + voice.rendering.espeakVariant,
-      speed: voice.rendering.speed,
-      pitch: voice.rendering.pitch,
+      speed: tuning?.speed ?? voice.rendering.speed,
+      pitch: tuning?.pitch ?? voice.rendering.pitch,
+      ...(tuning && { transform: tuning.transform }),
       sampleRate: format.sample_rate,
       encoding: format.encoding,
       queueCapacity: this.queueCapacity,
@@ -262,36 +391,36 @@ export class Engine {
     return { audio, words }
   }
 
+  /**
+   * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
+   * whole before synthesis (it has something to say, and not too much).
+   */
+  private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): WritableSpeechSession {
+    const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
+    const backend = resolved.model.backend
+    // A neural pack speaks with its own voice at the voice's speed; clone tunings fit the builtin backends.
+    const speed = (backend === 'neural' ? undefined : resolved.voice.rendering.tuning?.[backend].speed) ?? resolved.voice.rendering.speed
+    return new WritableSpeechSession(
+      {
+        plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
+        sampleRate: resolved.format.sample_rate,
+        bytesPerSample: BYTES_PER_SAMPLE[resolved.format.encoding],
+        maxPendingChars: this.maxTranscriptChars,
+        maxAudioSeconds: this.maxAudioSeconds,
+        ...(how.whole && { checkPlan: (plan) => checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed }) }),
+        start: (chunks) => new this.native.SynthStream({ ...nativePlan, chunks }),
+        ...(how.onFinish && { finished: how.onFinish }),
+      },
+      scope,
+    )
+  }
+
   private async *run(resolved: ResolvedRequest, scope: CallScope): AsyncGenerator<SpeechChunk> {
     scope.throwIfAborted()
-    const plan = await planSpeech(resolved.transcript, { language: resolved.language, backend: resolved.model.backend, signal: scope.signal })
-    scope.throwIfAborted()
-    checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed: resolved.voice.rendering.speed })
-    const stream = new this.native.SynthStream(this.nativePlan(resolved, plan.chunks))
-    scope.onCancel(() => stream.cancel())
-    const maxSamples = this.maxAudioSeconds * resolved.format.sample_rate
-
-    const alignment = new AlignmentBuilder(plan, resolved.format.sample_rate)
-    const width = BYTES_PER_SAMPLE[resolved.format.encoding]
-    let offsetSamples = 0
-    try {
-      for (let index = 0; ; index++) {
-        const chunk = await stream.next().catch((cause: unknown) => {
-          throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
-        })
-        scope.throwIfAborted()
-        if (!chunk) return
-        if (chunk.audio.length !== chunk.samples * width) throw new TtsError('SYNTHESIS_FAILED', 'native chunk size mismatch')
-        if (offsetSamples + chunk.samples > maxSamples) {
-          throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${this.maxAudioSeconds} s a request`, { extra: { max_seconds: this.maxAudioSeconds } })
-        }
-        const words = alignment.addChunk(index, chunk, offsetSamples)
-        yield { audio: chunk.audio, samples: chunk.samples, offsetSamples, words }
-        offsetSamples += chunk.samples
-      }
-    } finally {
-      stream.cancel()  // a consumer that stops early stops the native work too
-    }
+    const session = this.session(resolved, scope, { whole: true })
+    session.write(resolved.transcript)
+    session.end()
+    yield* session
   }
 }
 

@@ -1,11 +1,11 @@
 import { TtsError } from './errors.js'
 import type { LoadedPack } from './neural/packs.js'
-import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
+import { LANGUAGES, type Language, type PlanBackend } from './text/types.js'
 
 /** A model id of the SPEC, mapped to the backend that speaks it and the languages it has. */
 export interface ModelPack {
   id: string
-  backend: BackendKind
+  backend: PlanBackend
   languages: readonly Language[]
   description: string
   /** backend 'neural': the Piper or Kokoro pack loaded for this id. */

@@ -24,10 +24,25 @@ export interface NativePlan {
   voice: string
   speed: number
   pitch: number
+  /** A cloned voice's pitch and formant scaling, applied to every piece. */
+  transform?: NativeVoiceTransform
   sampleRate: number
   encoding: 'pcm_s16le' | 'pcm_f32le' | 'pcm_mulaw' | 'pcm_alaw'
   queueCapacity: number
-  chunks: { pieces: NativePiece[]; continues?: boolean }[]
+  chunks: NativeChunkPlan[]
+}
+
+/**
+ * One chunk to synthesise, with what its neighbours mean for its edges: next to a break the
+ * backend's edge silence is trimmed (the break is the silence heard); where speech was cut
+ * mid-clause (`continues` / `continued`) it is trimmed to a short margin.
+ */
+export interface NativeChunkPlan {
+  pieces: NativePiece[]
+  breakBefore?: boolean
+  breakAfter?: boolean
+  continued?: boolean
+  continues?: boolean
 }
 
 /** A word event: `char` is a code-point offset into the piece's text; samples count from the chunk's start. */
@@ -113,6 +128,25 @@ export interface NativeTensor {
   data: Float32Array | BigInt64Array | Int32Array
 }
 
+/** What the native analysis measures of a stretch of speech (16 kHz, aubio and LPC). */
+export interface NativeSpeechMeasures {
+  durationSeconds: number
+  speechSeconds: number
+  voicedSeconds: number
+  pitchHz: number
+  pitchP10Hz: number
+  pitchP90Hz: number
+  /** Median formant spacing; 1000 Hz is a 17.5 cm vocal tract. */
+  formantSpacingHz: number
+  onsetsPerSecond: number
+  loudnessDb: number
+}
+
+export interface NativeVoiceTransform {
+  pitchScale: number
+  formantScale: number
+}
+
 export interface NativeAddon {
   init(options: { threads?: number; espeakDataPath?: string }): Promise<{ espeakSampleRate: number; poolThreads: number }>
   phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
@@ -126,6 +160,12 @@ export interface NativeAddon {
   unloadModel(handle: number): void
   /** "1.29.0 (API 29)"; throws if the loaded library lacks the API version the addon needs. */
   onnxRuntimeVersion(): string
+  /** Decodes an audio file (libsndfile) and measures it. Rejects with "CODE: message" for a bad sample. */
+  analyseSample(file: Buffer, maxSeconds: number): Promise<NativeSpeechMeasures & { format: string }>
+  /** Measures mono f32le PCM. */
+  analysePcm(samples: Buffer, sampleRate: number): Promise<NativeSpeechMeasures>
+  /** Pitch and formant scaling of mono f32le PCM (Rubber Band R3), same length out. */
+  transformVoice(samples: Buffer, sampleRate: number, params: NativeVoiceTransform): Promise<Buffer>
 }
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')

@@ -4,12 +4,13 @@
  */
 import { z } from 'zod'
 import { CONTAINERS, ENCODINGS, SAMPLE_RATES, type OutputFormat } from './audio/format.js'
-import { TtsError } from './errors.js'
+import { TtsError, type ErrorCode } from './errors.js'
 import { deviceSchema, modelPacksSchema } from './neural/options.js'
+import { LANGUAGES } from './text/types.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
 
-const outputFormatSchema = z.object({
+export const outputFormatSchema = z.object({
   container: z.enum(CONTAINERS).optional(),
   encoding: z.enum(ENCODINGS).optional(),
   sample_rate: z
@@ -44,6 +45,7 @@ export const engineOptionsSchema = z.object({
   maxTranscriptChars: z.number().int().min(1).optional(),
   maxAudioSeconds: z.number().positive().max(86_400).optional(),
   espeakDataPath: z.string().min(1).optional(),
+  dataDir: z.string().min(1).optional(),
   models: modelPacksSchema.optional(),
   device: deviceSchema.optional(),
   modelThreads: z.number().int().min(1).max(64).optional(),
@@ -58,46 +60,103 @@ export const callOptionsSchema = z.object({
  * What the native backends accept from a voice, whatever VoiceStore returned it: espeak-ng
  * reads 80 to 450 words a minute (175 x speed) and its pitch spans an octave either way.
  */
+const voiceSpeed = z.number().min(0.5).max(2.5)
+const voicePitch = z.number().min(0.5).max(2)
+/** The native transform's range (native/voice_transform.cc): two octaves either way. */
+const transformScale = z.number().min(0.25).max(4)
+
+const backendTuningSchema = z.object({
+  speed: voiceSpeed,
+  pitch: voicePitch,
+  transform: z.object({ pitchScale: transformScale, formantScale: transformScale }),
+})
+
 export const voiceRenderingSchema = z.object({
   espeakVariant: z.string().regex(/^(?:\+[a-z0-9_]{1,32})?$/i),
   flite: z.string().regex(/^[a-z0-9_]{1,32}$/i).optional(),
-  speed: z.number().min(0.5).max(2.5),
-  pitch: z.number().min(0.5).max(2),
+  speed: voiceSpeed,
+  pitch: voicePitch,
+  tuning: z.object({ espeak: backendTuningSchema, flite: backendTuningSchema }).optional(),
 })
 
-export const listVoicesSchema = z.object({
+const languageSchema = z.enum(LANGUAGES)
+const genderSchema = z.enum(['Male', 'Female'])
+
+export const listVoicesSchema = z.strictObject({
   limit: z.number().int().min(1).max(100).optional(),
-  cursor: z.string().min(1).optional(),
+  cursor: z.string().min(1).max(200).optional(),
+  language: languageSchema.optional(),
+  gender: genderSchema.optional(),
+  voice_type: z.enum(['PREDEFINED', 'CUSTOM']).optional(),
 })
+
+const voiceName = z.string().trim().min(1).max(100)
+const voiceDescription = z.string().max(1000)
+
+/** PUT /voices/{id}: any of the record's editable fields. */
+export const voicePatchSchema = z.strictObject({
+  name: voiceName.optional(),
+  description: voiceDescription.optional(),
+  language: languageSchema.optional(),
+  gender: genderSchema.optional(),
+})
+
+/** The fields that come with a clone's sample. */
+export const cloneRequestSchema = z.strictObject({
+  name: voiceName,
+  description: voiceDescription.default(''),
+  language: languageSchema,
+  gender: genderSchema.optional(),
+})
+
+export const voiceIdsSchema = z.array(z.string().min(1).max(100)).min(1).max(100)
 
 function describe(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')
 }
 
+/** Each failed check with the path of the field it concerns, for clients that point at the field. */
+function issues(error: z.ZodError): { issues: { path: (string | number)[]; message: string }[] } {
+  return { issues: error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })) }
+}
+
 /** schema.safeParse, with a value that throws while it is read (a getter, a Proxy) as INVALID_REQUEST. */
-function safeParse<T>(schema: z.ZodType<T>, value: unknown, what: string): ReturnType<z.ZodType<T>['safeParse']> {
+function safeParse<T>(schema: z.ZodType<T>, value: unknown, what: string, code: ErrorCode = 'INVALID_REQUEST'): ReturnType<z.ZodType<T>['safeParse']> {
   try {
     return schema.safeParse(value)
   } catch (cause) {
-    throw new TtsError('INVALID_REQUEST', `invalid ${what}: reading it threw ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    throw new TtsError(code, `invalid ${what}: reading it threw ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
   }
 }
 
 export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = safeParse(schema, value, what)
-  if (!result.success) throw new TtsError('INVALID_REQUEST', `invalid ${what}: ${describe(result.error)}`)
+  if (!result.success) throw new TtsError('INVALID_REQUEST', `invalid ${what}: ${describe(result.error)}`, { extra: issues(result.error) })
   return result.data
 }
 
 /** Resolves output_format with its defaults (raw, pcm_s16le, 44100), given the container default of the call. */
 export function parseOutputFormat(value: unknown, defaultContainer: OutputFormat['container']): OutputFormat {
-  const result = safeParse(outputFormatSchema, value ?? {}, 'output_format')
-  if (!result.success) throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(result.error)}`)
+  const result = safeParse(outputFormatSchema, value ?? {}, 'output_format', 'FORMAT_NOT_RECOGNIZED')
+  if (!result.success) {
+    throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(result.error)}`, { extra: issues(result.error) })
+  }
   return {
     container: result.data.container ?? defaultContainer,
     encoding: result.data.encoding ?? 'pcm_s16le',
     sample_rate: result.data.sample_rate ?? 44100,
   }
+}
+
+/** A speech session's request: a synthesis request whose transcript (written at once) is optional. */
+export const sessionRequestSchema = synthesisRequestSchema.extend({ transcript: z.string().optional() })
+
+export function parseSessionRequest(value: unknown, maxTranscriptChars: number): z.infer<typeof sessionRequestSchema> {
+  const request = parseWith(sessionRequestSchema, value, 'session request')
+  if (request.transcript !== undefined && request.transcript.length > maxTranscriptChars) {
+    throw new TtsError('TRANSCRIPT_TOO_LONG', `transcript has ${request.transcript.length} characters; the limit is ${maxTranscriptChars}`)
+  }
+  return request
 }
 
 export function parseSynthesisRequest(value: unknown, maxTranscriptChars: number): z.infer<typeof synthesisRequestSchema> {

@@ -2,16 +2,23 @@
 // Policy (plans, voices, validation, errors users see) lives in TypeScript.
 #include <napi.h>
 
+#include <cstring>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "async_task.h"
+#include "audio.h"
 #include "env_context.h"
 #include "errors.h"
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "onnx_binding.h"
 #include "pool.h"
+#include "random.h"
+#include "sample_analysis.h"
 #include "stream.h"
+#include "voice_transform.h"
 
 namespace svc {
 namespace {
@@ -59,6 +66,7 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
   try {
     std::thread([settler, dataPath] {
       settler.Run([&dataPath] {
+        InstallBackendRandom();
         const int rate = EspeakBackend::Initialise(dataPath).SampleRate();
         FliteBackend::Instance();
         return rate;
@@ -85,6 +93,89 @@ Napi::Value Phonemize(const Napi::CallbackInfo& info) {
       [](Napi::Env e, const std::string& s) { return Napi::String::New(e, s); });
 }
 
+Napi::Object MeasuresToJs(Napi::Env env, const SpeechMeasures& m) {
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("durationSeconds", m.durationSeconds);
+  out.Set("speechSeconds", m.speechSeconds);
+  out.Set("voicedSeconds", m.voicedSeconds);
+  out.Set("pitchHz", m.pitchHz);
+  out.Set("pitchP10Hz", m.pitchP10Hz);
+  out.Set("pitchP90Hz", m.pitchP90Hz);
+  out.Set("formantSpacingHz", m.formantSpacingHz);
+  out.Set("onsetsPerSecond", m.onsetsPerSecond);
+  out.Set("loudnessDb", m.loudnessDb);
+  return out;
+}
+
+// analyseSample(file: Buffer, maxSeconds) -> Promise<measures & { format }>: decodes any audio file
+// libsndfile reads and measures its speech at 16 kHz. Rejections start with a TtsError code.
+Napi::Value AnalyseSample(const Napi::CallbackInfo& info) {
+  if (info.Length() < 2 || !info[0].IsBuffer() || !info[1].IsNumber())
+    throw JsError(info.Env(), code::kInvalidArgument, "analyseSample(file: Buffer, maxSeconds: number)");
+  auto file = info[0].As<Napi::Buffer<uint8_t>>();
+  auto bytes = std::make_shared<std::vector<uint8_t>>(file.Data(), file.Data() + file.Length());
+  const double maxSeconds = info[1].As<Napi::Number>().DoubleValue();
+  struct Result { SpeechMeasures measures; std::string format; };
+  return RunAsync(
+      info.Env(),
+      [bytes, maxSeconds] {
+        DecodedAudio audio = DecodeAudio(bytes->data(), bytes->size(), 16000, maxSeconds);
+        return Result{MeasureSpeech(audio.samples, audio.sampleRate), audio.format};
+      },
+      [](Napi::Env e, const Result& r) {
+        Napi::Object out = MeasuresToJs(e, r.measures);
+        out.Set("format", r.format);
+        return out;
+      });
+}
+
+std::shared_ptr<std::vector<float>> CopyFloats(const Napi::Value& value) {
+  auto buffer = value.As<Napi::Buffer<uint8_t>>();
+  auto samples = std::make_shared<std::vector<float>>(buffer.Length() / sizeof(float));
+  std::memcpy(samples->data(), buffer.Data(), samples->size() * sizeof(float));
+  return samples;
+}
+
+// analysePcm(samples: Buffer /* f32le mono */, sampleRate) -> Promise<measures>
+Napi::Value AnalysePcm(const Napi::CallbackInfo& info) {
+  if (info.Length() < 2 || !info[0].IsBuffer() || !info[1].IsNumber())
+    throw JsError(info.Env(), code::kInvalidArgument, "analysePcm(samples: Buffer, sampleRate: number)");
+  auto samples = CopyFloats(info[0]);
+  const int rate = info[1].As<Napi::Number>().Int32Value();
+  if (rate < 8000 || rate > 192000) throw JsError(info.Env(), code::kInvalidArgument, "analysePcm: sampleRate must be 8000..192000");
+  return RunAsync(
+      info.Env(),
+      [samples, rate] {
+        if (rate == 16000) return MeasureSpeech(*samples, rate);
+        return MeasureSpeech(Resample(*samples, rate, 16000), 16000);
+      },
+      [](Napi::Env e, const SpeechMeasures& m) { return MeasuresToJs(e, m); });
+}
+
+// transformVoice(samples: Buffer /* f32le mono */, sampleRate, { pitchScale, formantScale }) -> Promise<Buffer>
+Napi::Value TransformVoice(const Napi::CallbackInfo& info) {
+  if (info.Length() < 3 || !info[0].IsBuffer() || !info[1].IsNumber() || !info[2].IsObject())
+    throw JsError(info.Env(), code::kInvalidArgument, "transformVoice(samples: Buffer, sampleRate: number, params: object)");
+  auto samples = CopyFloats(info[0]);
+  const int rate = info[1].As<Napi::Number>().Int32Value();
+  if (rate < 8000 || rate > 192000) throw JsError(info.Env(), code::kInvalidArgument, "transformVoice: sampleRate must be 8000..192000");
+  VoiceTransformParams params;
+  try {
+    params = ParseVoiceTransform(info[2].As<Napi::Object>());
+  } catch (const NativeError& e) {
+    throw JsError(info.Env(), e.Code(), e.what());
+  }
+  return RunAsync(
+      info.Env(),
+      [samples, rate, params] {
+        ApplyVoiceTransform(params, rate, *samples);
+        return samples;
+      },
+      [](Napi::Env e, const std::shared_ptr<std::vector<float>>& out) {
+        return Napi::Buffer<uint8_t>::Copy(e, reinterpret_cast<const uint8_t*>(out->data()), out->size() * sizeof(float));
+      });
+}
+
 // counters() -> { activeTasks, liveStreams, poolThreads, queuedTasks }
 Napi::Value Counters(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(info.Env());
@@ -100,6 +191,9 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("init", Napi::Function::New(env, Init));
   exports.Set("phonemize", Napi::Function::New(env, Phonemize));
   exports.Set("counters", Napi::Function::New(env, Counters));
+  exports.Set("analyseSample", Napi::Function::New(env, AnalyseSample));
+  exports.Set("analysePcm", Napi::Function::New(env, AnalysePcm));
+  exports.Set("transformVoice", Napi::Function::New(env, TransformVoice));
   exports.Set("SynthStream", SynthStream::Define(env));
   ExportNeural(env, exports);
   return exports;

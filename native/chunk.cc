@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "random.h"
+
 namespace svc {
 namespace {
 
@@ -38,6 +40,7 @@ bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std:
                      ChunkResult& out) {
   std::vector<float> pcm;
   out.pieceStarts.clear();
+  ReseedBackendRandom();
   for (size_t i = 0; i < job.pieces.size(); ++i) {
     if (cancelled.load()) return false;
     const PieceJob& piece = job.pieces[i];
@@ -49,6 +52,8 @@ bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std:
     }
     PieceAudio audio;
     if (!config.backend->Speak(piece.speak, config.voice, cancelled, audio)) return false;
+    // Voice-cloning hook: length-preserving, so the backend's word timings stay valid.
+    ApplyVoiceTransform(config.transform, audio.sampleRate, audio.samples);
     std::vector<float> resampled = Resample(audio.samples, audio.sampleRate, config.outputRate);
     const double scale = static_cast<double>(config.outputRate) / audio.sampleRate;
 

@@ -8,6 +8,7 @@
 
 #include "audio.h"
 #include "backend.h"
+#include "voice_transform.h"
 
 namespace svc {
 
@@ -19,6 +20,7 @@ struct PieceJob {
 
 struct ChunkJob {
   std::vector<PieceJob> pieces;
+  // The planner says what the neighbours are (they may belong to another append of a session).
   bool breakBefore = false;  // the previous chunk ends with a break
   bool breakAfter = false;   // the next chunk starts with one
   bool continued = false;    // the previous chunk was cut mid-clause: speech runs on into this one
@@ -31,6 +33,7 @@ struct StreamConfig {
   VoiceParams voice;
   int outputRate = 44100;
   Encoding encoding = Encoding::PcmS16le;
+  VoiceTransformParams transform;  // cloned voices: applied to each piece at the backend's rate
 };
 
 struct ChunkWord {

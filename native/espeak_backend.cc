@@ -157,6 +157,13 @@ bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const s
   unsigned flags = espeakCHARS_UTF8 | (job.phonemes ? espeakPHONEMES : 0);
 
   std::lock_guard<std::mutex> lock(EspeakMutex());
+  // espeak-ng keeps state from one text to the next that only loading a voice resets (its
+  // translator counts repeated words, for one): a request that follows another one's text
+  // starts from a freshly loaded voice, so its audio never depends on what ran before it.
+  if (job.session != currentSession_) {
+    currentVoice_.clear();
+    currentSession_ = job.session;
+  }
   SelectVoiceLocked(name);
   espeak_SetParameter(espeakRATE, static_cast<int>(std::lround(175.0 * voice.speed)), 0);
   espeak_SetParameter(espeakPITCH, EspeakPitch(voice.pitch), 0);
@@ -173,6 +180,7 @@ std::string EspeakBackend::Phonemize(const std::string& text, const std::string&
   if (trace == nullptr) throw std::runtime_error("open_memstream failed");
   {
     std::lock_guard<std::mutex> lock(EspeakMutex());
+    currentSession_ = 0;  // the text read here leaves state behind too
     try {
       SelectVoiceLocked(voiceName);
     } catch (...) {

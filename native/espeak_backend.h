@@ -34,6 +34,7 @@ class EspeakBackend : public Backend {
   const std::string dataPath_;
   int sampleRate_ = 0;
   std::string currentVoice_;
+  uint64_t currentSession_ = 0;  // the request espeak-ng's state belongs to (0: none)
 };
 
 }  // namespace svc

@@ -15,9 +15,13 @@ namespace svc {
 
 class WorkerPool {
  public:
-  // Each pool thread's stack: flite's regex matcher recurses per character of a token, deeper
-  // than the 8 MiB a default thread gets allows on long tokens (issue 7, case 3).
-  static constexpr size_t kStackBytes = 64u << 20;
+  // Each pool thread's stack, set explicitly: a default thread gets RLIMIT_STACK, which may be
+  // small or unlimited. flite's regex matcher recurses about 128 bytes per character of one token
+  // (a 70 000-character token overflowed 8 MiB: issue 7, case 3); within the native bounds
+  // (stream.cc: runs of at most 128 bytes) the deepest measured use is 0.05 MiB (espeak-ng) and
+  // 0.02 MiB (flite) (bench/stack-depth). 8 MiB leaves a wide margin and would still hold a
+  // 60 000-byte flite token.
+  static constexpr size_t kStackBytes = 8u << 20;
 
   // The process-wide pool; its size is fixed by the first call.
   static WorkerPool& Instance(unsigned threads = 0);

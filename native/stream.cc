@@ -1,5 +1,6 @@
 #include "stream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "onnx_binding.h"
+#include "voice_transform.h"
 
 namespace svc {
 
@@ -141,6 +143,16 @@ constexpr double kMinRate = 8000, kMaxRate = 48000;
 constexpr double kMaxQueueCapacity = 64;
 constexpr double kMaxBreakMs = 60000;
 constexpr size_t kMaxNameBytes = 256;
+// The longest run of text without a space a backend is given. espeak-ng overflows a 160-byte
+// word buffer spelling out dotted letters ("a.a.a...", "中.中...."): from about 168 bytes it
+// aborts the process, whatever the letters; plain runs of 400 bytes are read. flite recurses
+// about 128 bytes of stack per character of one token. (issue 7, cases 1 and 3)
+constexpr size_t kMaxRunBytes = 128;
+// One espeak-ng phoneme word ([[...]], '|' separators not counted): 160 bytes are read; from
+// about 236 phonemes espeak-ng drops the word silently, from about 350 it crashes (issue 7, case 1).
+constexpr size_t kMaxEspeakPhonemeWordBytes = 160;
+// One flite phoneme string (its time and audio grow with it; nothing more than a few words is asked).
+constexpr size_t kMaxFlitePhonemeBytes = 1024;
 
 [[noreturn]] void Invalid(const std::string& message) { throw NativeError(code::kInvalidArgument, message); }
 
@@ -177,6 +189,44 @@ double RequireNumber(const Napi::Object& o, const std::string& what, const char*
             " to " + Describe(max) + ", got " + Describe(d));
   }
   return d;
+}
+
+bool IsAsciiSpace(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// The longest run of bytes between separators; `isSeparator` decides what breaks a run.
+template <typename IsSeparator>
+size_t LongestRun(const std::string& text, IsSeparator isSeparator, bool (*counts)(unsigned char)) {
+  size_t longest = 0, run = 0;
+  for (unsigned char c : text) {
+    if (isSeparator(c)) run = 0;
+    else if (counts(c)) longest = std::max(longest, ++run);
+  }
+  return longest;
+}
+
+bool AnyByte(unsigned char) { return true; }
+bool NotPhoneSeparator(unsigned char c) { return c != '|'; }
+
+// Refuses a piece the backend would crash on or drop (NativeError kInputTooLong).
+void CheckPieceSize(const PieceJob& piece, bool flite, const std::string& what) {
+  const std::string& text = piece.speak.text;
+  if (piece.kind == PieceJob::Kind::Text) {
+    // flite reads ASCII only: any other byte becomes a space.
+    const size_t run = flite ? LongestRun(text, [](unsigned char c) { return IsAsciiSpace(c) || c >= 0x80; }, AnyByte)
+                             : LongestRun(text, IsAsciiSpace, AnyByte);
+    if (run > kMaxRunBytes) {
+      throw NativeError(code::kInputTooLong, what + ".text has " + std::to_string(run) +
+                                                 " bytes without a space; a backend reads at most " +
+                                                 std::to_string(kMaxRunBytes));
+    }
+  } else if (piece.kind == PieceJob::Kind::Phonemes) {
+    const size_t size = flite ? text.size() : LongestRun(text, IsAsciiSpace, NotPhoneSeparator);
+    const size_t limit = flite ? kMaxFlitePhonemeBytes : kMaxEspeakPhonemeWordBytes;
+    if (size > limit) {
+      throw NativeError(code::kInputTooLong, what + ".phonemes " + (flite ? "has " : "has a word of ") +
+                                                 std::to_string(size) + " bytes; the most is " + std::to_string(limit));
+    }
+  }
 }
 
 PieceJob ParsePiece(const Napi::Object& p, const std::string& what) {
@@ -234,12 +284,16 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->config.voice.voice = RequireString(plan, "plan", "voice", kMaxNameBytes);
     state_->config.voice.speed = RequireNumber(plan, "plan", "speed", 1.0, kMinSpeed, kMaxSpeed);
     state_->config.voice.pitch = RequireNumber(plan, "plan", "pitch", 1.0, kMinPitch, kMaxPitch);
+    // Voice-cloning hook: a cloned voice's transform (pitch and formant scale) for every piece.
+    if (plan.Get("transform").IsObject()) state_->config.transform = ParseVoiceTransform(plan.Get("transform").As<Napi::Object>());
     state_->config.outputRate = static_cast<int>(RequireNumber(plan, "plan", "sampleRate", 44100, kMinRate, kMaxRate, true));
     state_->config.encoding = ParseEncoding(RequireString(plan, "plan", "encoding", kMaxNameBytes));
     state_->capacity = static_cast<size_t>(RequireNumber(plan, "plan", "queueCapacity", 2, 1, kMaxQueueCapacity, true));
     Napi::Value chunks = plan.Get("chunks");
     if (!chunks.IsArray()) Invalid("plan.chunks must be an array");
     Napi::Array list = chunks.As<Napi::Array>();
+    static std::atomic<uint64_t> sessions{0};
+    const uint64_t session = ++sessions;
     for (uint32_t i = 0; i < list.Length(); ++i) {
       const std::string what = "plan.chunks[" + std::to_string(i) + "]";
       Napi::Object chunk = RequireObject(list.Get(i), what);
@@ -250,20 +304,19 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
       for (uint32_t j = 0; j < pieceList.Length(); ++j) {
         const std::string pieceWhat = what + ".pieces[" + std::to_string(j) + "]";
         job.pieces.push_back(ParsePiece(RequireObject(pieceList.Get(j), pieceWhat), pieceWhat));
+        CheckPieceSize(job.pieces.back(), backend == "flite", pieceWhat);
       }
+      job.breakBefore = chunk.Get("breakBefore").ToBoolean().Value();
+      job.breakAfter = chunk.Get("breakAfter").ToBoolean().Value();
+      job.continued = chunk.Get("continued").ToBoolean().Value();
+      for (PieceJob& piece : job.pieces) piece.speak.session = session;
       job.continues = chunk.Get("continues").ToBoolean().Value();
       state_->jobs.push_back(std::move(job));
     }
-    auto& jobs = state_->jobs;
-    for (size_t i = 0; i + 1 < jobs.size(); ++i) {
-      const auto& next = jobs[i + 1].pieces;
-      const auto& current = jobs[i].pieces;
-      jobs[i].breakAfter = !next.empty() && next.front().kind == PieceJob::Kind::Break;
-      jobs[i + 1].breakBefore = !current.empty() && current.back().kind == PieceJob::Kind::Break;
-      jobs[i + 1].continued = jobs[i].continues;
-    }
   } catch (const Napi::Error&) {
     throw;  // a JS exception (a throwing getter) propagates as it is
+  } catch (const NativeError& e) {
+    throw JsError(env, e.Code(), e.what());
   } catch (const std::exception& e) {
     throw JsError(env, code::kInvalidArgument, e.what());
   }

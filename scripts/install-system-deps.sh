@@ -1,6 +1,7 @@
 #!/bin/sh
 # Debian/Ubuntu packages svc-tts builds and runs with (and sox, which the tests use to read
-# audio back). Uses sudo only when not already root.
+# audio back, and the flite program, whose output the tests compare ours with). Uses sudo only
+# when not already root.
 set -eu
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
@@ -9,4 +10,5 @@ $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ make pkg-config \
   libespeak-ng-dev espeak-ng-data flite1-dev libsoxr-dev \
-  sox
+  libsndfile1-dev libaubio-dev librubberband-dev \
+  sox flite

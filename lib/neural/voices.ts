@@ -6,8 +6,8 @@
 import { TtsError } from '../errors.js'
 import type { Language } from '../text/types.js'
 import { uuidFromName } from '../voices/ids.js'
-import { DEFAULT_LIST_LIMIT } from '../voices/memory-store.js'
-import type { ListVoicesOptions, StoredVoice, VoicePage, VoiceStore } from '../voices/types.js'
+import { DEFAULT_LIST_LIMIT } from '../voices/sqlite-store.js'
+import type { ListVoicesOptions, NewVoice, StoredVoice, VoicePage, VoicePatch, VoiceRecord, VoiceSample, VoiceStore } from '../voices/types.js'
 import type { LoadedPack, PackSpeaker } from './packs.js'
 
 /** When pack voices first appear: their records never change while the pack's names do not. */
@@ -23,7 +23,8 @@ export function packVoiceId(pack: Pick<LoadedPack, 'type' | 'name'>, speaker: st
   return uuidFromName(`svc-tts/pack/${pack.type}/${pack.name}/${speaker}`)
 }
 
-export class PackVoiceStore implements VoiceStore {
+/** The packs' voices, read-only, in pack order. */
+export class PackVoiceStore {
   private readonly voices: PackVoice[] = []
   private readonly byId = new Map<string, PackVoice>()
 
@@ -84,7 +85,10 @@ export class PackVoiceStore implements VoiceStore {
   }
 }
 
-/** The library's voices, then the packs' voices, paged as one list (the cursor is a voice id). */
+/**
+ * The library's voices, then the packs' voices, as one store. Listing pages through the library
+ * first; a cursor into the packs' part starts with "pack:". Pack voices are read-only.
+ */
 export class CombinedVoiceStore implements VoiceStore {
   constructor(
     private readonly library: VoiceStore,
@@ -95,14 +99,59 @@ export class CombinedVoiceStore implements VoiceStore {
     return (await this.library.get(voiceId)) ?? this.packs.get(voiceId)
   }
 
+  async getMany(voiceIds: readonly string[]): Promise<StoredVoice[]> {
+    const found = new Map((await this.library.getMany(voiceIds)).map((v) => [v.record.voice_id, v]))
+    const out: StoredVoice[] = []
+    for (const id of voiceIds) {
+      const voice = found.get(id) ?? (await this.packs.get(id))
+      if (voice) out.push(voice)
+    }
+    return out
+  }
+
   async list(options: ListVoicesOptions = {}): Promise<VoicePage> {
     const limit = options.limit ?? DEFAULT_LIST_LIMIT
-    if (options.cursor !== undefined && (await this.packs.get(options.cursor))) return this.packs.list(options)
+    if (options.cursor?.startsWith(PACK_CURSOR)) {
+      const after = options.cursor.slice(PACK_CURSOR.length)
+      return this.fromPacks(limit, after === '' ? undefined : after, [])
+    }
     const first = await this.library.list(options)
     if (first.next_cursor !== null || this.packs.size === 0) return first
-    const rest = first.voices.length < limit ? await this.packs.list({ limit: limit - first.voices.length }) : undefined
-    const voices = [...first.voices, ...(rest?.voices ?? [])]
-    const more = rest ? rest.next_cursor !== null : true
-    return { voices, next_cursor: more && voices.length > 0 ? voices[voices.length - 1]!.voice_id : null }
+    if (first.voices.length >= limit) return { voices: first.voices, next_cursor: PACK_CURSOR }
+    return this.fromPacks(limit - first.voices.length, undefined, first.voices)
+  }
+
+  create(voice: NewVoice): Promise<StoredVoice> {
+    return this.library.create(voice)
+  }
+
+  async update(voiceId: string, patch: VoicePatch): Promise<StoredVoice | undefined> {
+    await this.refusePackVoice(voiceId)
+    return this.library.update(voiceId, patch)
+  }
+
+  async delete(voiceId: string): Promise<boolean> {
+    await this.refusePackVoice(voiceId)
+    return this.library.delete(voiceId)
+  }
+
+  sample(voiceId: string): Promise<VoiceSample | undefined> {
+    return this.library.sample(voiceId)
+  }
+
+  close(): Promise<void> {
+    return this.library.close()
+  }
+
+  private async fromPacks(limit: number, cursor: string | undefined, before: VoiceRecord[]): Promise<VoicePage> {
+    const page = await this.packs.list({ limit, ...(cursor !== undefined && { cursor }) })
+    return { voices: [...before, ...page.voices], next_cursor: page.next_cursor === null ? null : PACK_CURSOR + page.next_cursor }
+  }
+
+  private async refusePackVoice(voiceId: string): Promise<void> {
+    const voice = await this.packs.get(voiceId)
+    if (voice) throw new TtsError('VOICE_READ_ONLY', `voice '${voice.record.name}' belongs to a model pack: it cannot be changed or deleted`)
   }
 }
+
+const PACK_CURSOR = 'pack:'

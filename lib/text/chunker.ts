@@ -1,26 +1,19 @@
 /**
- * Groups units into the chunks the engine synthesises one after another. Chunk 0 is streamed
- * first, so it is kept small (the first clause, or the first few words of a long one) to cut
- * time to first audio; later chunks are about a sentence each. Cuts fall only between units, so a
- * tag or a normalised expansion is never split.
+ * Groups units into the chunks the engine synthesises, each spoken as one utterance: a chunk is a
+ * sentence, so the backends give it a sentence's prosody (first audio comes from the backends'
+ * streaming, not from small chunks). A sentence over CHUNK_TARGET_CHARS is cut at its clauses,
+ * keeping their pauses, and a clause still too long between words. Cuts fall only between units,
+ * so a tag or a normalised expansion is never split.
  */
 import type { Chunk, Piece, TextPiece, WordSpan } from './types.js'
 import type { Unit } from './units.js'
 
-/** Chunk 0 is the whole first clause when it has at most this many words… */
-export const FIRST_CHUNK_MAX_WORDS = 6
-/** …and otherwise its first this-many words. */
-export const FIRST_CHUNK_LONG_CLAUSE_WORDS = 5
-/** Later chunks are cut at clause punctuation (or, failing that, between words) to stay near this. */
+/** A sentence longer than this is cut at clause punctuation (or, failing that, between words). */
 export const CHUNK_TARGET_CHARS = 200
 
 function unitChars(unit: Unit): number {
   if (unit.kind === 'break') return 0
   return (unit.kind === 'speech' ? unit.text.length : unit.phonemes.length) + 1
-}
-
-function countsAsWord(unit: Unit): boolean {
-  return unit.kind === 'phonemes' || (unit.kind === 'speech' && unit.word !== null)
 }
 
 function canCutAfter(unit: Unit): boolean {
@@ -29,23 +22,6 @@ function canCutAfter(unit: Unit): boolean {
 
 function pauseOf(unit: Unit): 'none' | 'clause' | 'sentence' {
   return unit.kind === 'break' ? 'none' : unit.pause
-}
-
-/** Index after which chunk 0 ends. */
-function firstCut(units: Unit[]): number {
-  let words = 0
-  let fallback = -1
-  for (let i = 0; i < units.length; i++) {
-    const unit = units[i]!
-    if (countsAsWord(unit)) words++
-    if (!canCutAfter(unit)) continue
-    if (pauseOf(unit) !== 'none' && words <= FIRST_CHUNK_MAX_WORDS) return i
-    if (words >= FIRST_CHUNK_LONG_CLAUSE_WORDS) {
-      if (fallback < 0) fallback = i
-      if (words > FIRST_CHUNK_MAX_WORDS) return fallback
-    }
-  }
-  return units.length - 1
 }
 
 /** Characters from each unit to the end of its sentence, to decide whether a clause cut is needed. */
@@ -60,10 +36,10 @@ function charsToSentenceEnd(units: Unit[]): number[] {
 
 function cutPoints(units: Unit[]): number[] {
   if (units.length === 0) return []
-  const cuts = [firstCut(units)]
+  const cuts: number[] = []
   const toSentenceEnd = charsToSentenceEnd(units)
   let chars = 0
-  for (let i = cuts[0]! + 1; i < units.length; i++) {
+  for (let i = 0; i < units.length; i++) {
     const unit = units[i]!
     chars += unitChars(unit)
     if (!canCutAfter(unit) || i === units.length - 1) continue

@@ -1,7 +1,7 @@
 /**
  * The text layer: markup parsing, normalisation, script conversion and chunking for the engine.
  */
-export { planSpeech } from './plan.js'
+export { planSpeech, SpeechPlanner } from './plan.js'
 export { parseMarkup } from './parser.js'
 export type { Segment, TextSegment, PhonemesSegment, BreakSegment, DigitsSegment, DigitGroup, IpaWord, SourceSpan } from './parser.js'
 export { ipaWordToPhonemes, ipaToEspeak, ipaToFlite, type BackendPhonemes } from './ipa/index.js'

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { abortedError } from '../errors.js'
+import { abortable } from '../abortable.js'
 import { MAX_TEXT_PIECE_CHARS } from './bounds.js'
 
 /** The part of a kuromoji token we use (kuromoji ships no types). */
@@ -56,6 +56,8 @@ class KuromojiWorker {
     const packageJson = require.resolve('kuromoji/package.json')
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
+      // The source is CommonJS and needs none of the parent's flags (--input-type=module would break it).
+      execArgv: [],
       workerData: { modulePath: require.resolve('kuromoji'), dicPath: path.join(path.dirname(packageJson), 'dict') },
     })
     this.worker.unref()
@@ -123,17 +125,6 @@ function batches(texts: string[]): string[][] {
     chars += text.length
   }
   return result
-}
-
-/** `promise`, or a rejection with the call's TtsError as soon as `signal` aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise
-  if (signal.aborted) return Promise.reject(abortedError(signal))
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortedError(signal))
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
-  })
 }
 
 let worker: KuromojiWorker | undefined

@@ -73,6 +73,14 @@ export function markupError(offset: number, message: string): TtsError {
   return new TtsError('INVALID_MARKUP', `Invalid markup at offset ${offset}: ${message}`, { extra: { offset } })
 }
 
+/** A tag still open where the text ends: an error in a whole transcript, text still to come in a session. */
+class OpenAtEnd {
+  constructor(
+    readonly start: number,
+    readonly error: TtsError,
+  ) {}
+}
+
 function isTagName(name: string): name is TagName {
   return (TAG_NAMES as readonly string[]).includes(name)
 }
@@ -96,7 +104,8 @@ function readTag(transcript: string, start: number): RawTag | null {
   while (close < transcript.length && transcript[close] !== '>' && transcript[close] !== '<') close++
   if (transcript[close] !== '>') {
     if (!known) return null
-    throw markupError(start, `unclosed <${head[1]}${name}> tag: missing '>'`)
+    const error = markupError(start, `unclosed <${head[1]}${name}> tag: missing '>'`)
+    throw close === transcript.length ? new OpenAtEnd(start, error) : error
   }
   let attributes = transcript.slice(afterName, close)
   const selfClosing = attributes.endsWith('/')
@@ -127,7 +136,7 @@ function readContent(transcript: string, open: RawTag): { content: string; conte
   let position = contentStart
   for (;;) {
     const lt = transcript.indexOf('<', position)
-    if (lt < 0) throw markupError(open.start, `unclosed <${open.name}> tag: missing </${open.name}>`)
+    if (lt < 0) throw new OpenAtEnd(open.start, markupError(open.start, `unclosed <${open.name}> tag: missing </${open.name}>`))
     const tag = readTag(transcript, lt)
     if (!tag) {
       position = lt + 1
@@ -177,6 +186,41 @@ function parseDigits(transcript: string, open: RawTag): { segment: DigitsSegment
  * is only split into words here; its IPA is checked when it is converted for a backend.
  */
 export function parseMarkup(transcript: string): Segment[] {
+  try {
+    return parseSegments(transcript)
+  } catch (error) {
+    throw error instanceof OpenAtEnd ? error.error : error
+  }
+}
+
+/** `<`, `</`, or the start of a known tag's name or attributes, with no `>` yet: the text may still become a tag. */
+const TAG_BEING_WRITTEN = /<\/?([A-Za-z]*)(\s[^>]*|\/)?$/
+
+/**
+ * Parses the longest prefix of text still being written that holds only complete tags: a tag (or
+ * a `<phonemes>`/`<digits>` element) still open at the end waits for more text. Returns the
+ * segments and where the prefix ends. Malformed complete markup throws as in parseMarkup.
+ */
+export function parseMarkupPrefix(text: string): { segments: Segment[]; end: number } {
+  let end = text.length
+  const lt = text.lastIndexOf('<')
+  const writing = lt >= 0 ? TAG_BEING_WRITTEN.exec(text.slice(lt)) : null
+  if (writing) {
+    const name = (writing[1] ?? '').toLowerCase()
+    const maybeTag = writing[2] === undefined ? TAG_NAMES.some((tag) => tag.startsWith(name)) : isTagName(name)
+    if (maybeTag) end = lt
+  }
+  for (;;) {
+    try {
+      return { segments: parseSegments(text.slice(0, end)), end }
+    } catch (error) {
+      if (!(error instanceof OpenAtEnd)) throw error
+      end = error.start
+    }
+  }
+}
+
+function parseSegments(transcript: string): Segment[] {
   const segments: Segment[] = []
   let textStart = 0
   let position = 0

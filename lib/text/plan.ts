@@ -1,17 +1,22 @@
 /**
- * planSpeech: transcript → SpeechPlan. Parses the markup, collects the source words, turns every
- * segment into units (normalised text, phonemes in the backend's alphabet, breaks) and chunks them.
+ * Planning: text → SpeechPlan. Parses the markup, splits it into sentences, collects the source
+ * words, turns every segment into units (normalised text, phonemes in the backend's alphabet,
+ * breaks) and chunks them, a sentence at a time.
  */
-import { TtsError } from '../errors.js'
+import { abortedError, TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
 import { boundSegments } from './bounds.js'
 import { chunkUnits } from './chunker.js'
 import { ipaWordToPhonemes } from './ipa/index.js'
-import { parseMarkup, type DigitsSegment, type Segment } from './parser.js'
+import { parseMarkup, parseMarkupPrefix, type DigitsSegment, type Segment } from './parser.js'
 import { createReader } from './readers.js'
+import { splitSentences } from './sentences.js'
 import type { TokenReader, WordCollector } from './token-reader.js'
-import { LANGUAGES, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
+import { LANGUAGES, type Chunk, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
 import type { Unit } from './units.js'
+
+/** Longest stretch of planning on the event loop before it yields to other work. */
+const PLAN_SLICE_MS = 10
 
 function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (typeof transcript !== 'string') throw new TtsError('INVALID_REQUEST', 'transcript must be a string')
@@ -24,10 +29,6 @@ function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (opts.backend === 'flite' && opts.language !== 'en') {
     throw new TtsError('INVALID_LANGUAGE', `the flite backend speaks English only, not '${opts.language}'`)
   }
-}
-
-function collector(words: SourceWord[], transcript: string): WordCollector {
-  return (start, end) => words.push({ text: transcript.slice(start, end), start, end }) - 1
 }
 
 /** A digits tag: each digit group is one source word, read digit by digit, never split by the chunker. */
@@ -69,14 +70,111 @@ function mergeBreaks(units: Unit[]): Unit[] {
   return merged
 }
 
-async function plan(transcript: string, opts: PlanOptions): Promise<SpeechPlan> {
-  checkOptions(transcript, opts)
-  const segments = boundSegments(parseMarkup(transcript), opts.language)
-  const reader = await createReader(opts, segments)
-  const words: SourceWord[] = []
-  const addWord = collector(words, transcript)
-  const units = segments.flatMap((segment) => segmentUnits(segment, reader, opts, addWord))
-  return { words, chunks: chunkUnits(mergeBreaks(units)) }
+/** A markup or phoneme error found in a later part of a session's text points into the whole text. */
+function shiftOffset(error: unknown, base: number): unknown {
+  if (base === 0 || !(error instanceof TtsError) || typeof error.extra?.offset !== 'number') return error
+  const offset = error.extra.offset + base
+  const message = error.message.replace(/at offset \d+/, `at offset ${offset}`)
+  return new TtsError(error.code, message, { extra: { ...error.extra, offset }, cause: error.cause })
+}
+
+function asTtsError(error: unknown): TtsError {
+  if (error instanceof TtsError) return error
+  return new TtsError('SYNTHESIS_FAILED', `text processing failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+}
+
+/**
+ * Plans text as it is written: `write` appends, `take` plans what is ready. A sentence is ready
+ * once the next one has begun, or when it is flushed or the text ends; a tag is never planned
+ * before it is closed. Sentences are planned independently (see sentences.ts), so any split of a
+ * transcript into writes gives the plan of the whole transcript. Word indices and offsets count
+ * from the start of all the text written.
+ */
+export class SpeechPlanner {
+  private pending = ''
+  /** Offset of `pending` in all the text written. */
+  private base = 0
+  private wordCount = 0
+  /** End of the text to plan even though its last sentence may be unfinished (a flush), in `pending`. */
+  private flushTo = 0
+  private ended = false
+
+  constructor(private readonly opts: PlanOptions) {
+    checkOptions('', opts)
+  }
+
+  /** Characters written but not yet planned. */
+  get pendingLength(): number {
+    return this.pending.length
+  }
+
+  write(text: string): void {
+    if (typeof text !== 'string') throw new TtsError('INVALID_REQUEST', 'text must be a string')
+    this.pending += text
+  }
+
+  /** Everything written so far is planned at the next take, except a tag still open. */
+  flush(): void {
+    this.flushTo = this.pending.length
+  }
+
+  /** No more text: the next take plans the rest (and rejects a tag left open). */
+  end(): void {
+    this.ended = true
+  }
+
+  /** Plans everything that is ready and drops it from the pending text. */
+  async take(): Promise<SpeechPlan> {
+    try {
+      const result: SpeechPlan = { words: [], chunks: [] }
+      if (this.ended) this.flushTo = this.pending.length
+      if (this.flushTo > 0) this.append(result, await this.planPrefix(this.flushTo, true))
+      this.flushTo = 0
+      if (!this.ended && this.pending.length > 0) this.append(result, await this.planPrefix(this.pending.length, false))
+      return result
+    } catch (error) {
+      throw asTtsError(shiftOffset(error, this.base))
+    }
+  }
+
+  private append(into: SpeechPlan, plan: SpeechPlan): void {
+    into.words.push(...plan.words)
+    into.chunks.push(...plan.chunks)
+  }
+
+  /** Plans the ready sentences of pending[0, limit); `final`: the last one too, unfinished or not. */
+  private async planPrefix(limit: number, final: boolean): Promise<SpeechPlan> {
+    const text = this.pending.slice(0, limit)
+    const parsed = this.ended ? { segments: parseMarkup(text), end: text.length } : parseMarkupPrefix(text)
+    const split = splitSentences(parsed.segments, this.opts.language, final, parsed.end)
+    // Bounds apply within a sentence, so they cut the same places however the text was written.
+    const sentences = split.sentences.map((sentence) => boundSegments(sentence, this.opts.language))
+    const { end } = split
+    const words: SourceWord[] = []
+    const chunks: Chunk[] = []
+    if (sentences.length > 0) {
+      const reader = await createReader(this.opts, sentences.flat())
+      const addWord: WordCollector = (start, stop) => {
+        words.push({ text: text.slice(start, stop), start: this.base + start, end: this.base + stop })
+        return this.wordCount + words.length - 1
+      }
+      let sliceStart = performance.now()
+      for (const sentence of sentences) {
+        const units = sentence.flatMap((segment) => segmentUnits(segment, reader, this.opts, addWord))
+        chunks.push(...chunkUnits(mergeBreaks(units)))
+        // A long transcript is planned in slices, so other requests' work runs in between.
+        if (performance.now() - sliceStart > PLAN_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve))
+          if (this.opts.signal?.aborted) throw abortedError(this.opts.signal)
+          sliceStart = performance.now()
+        }
+      }
+    }
+    this.pending = this.pending.slice(end)
+    this.base += end
+    this.wordCount += words.length
+    return { words, chunks }
+  }
 }
 
 /**
@@ -85,10 +183,9 @@ async function plan(transcript: string, opts: PlanOptions): Promise<SpeechPlan> 
  * INVALID_LANGUAGE / INVALID_REQUEST for bad options, SYNTHESIS_FAILED for anything unexpected.
  */
 export async function planSpeech(transcript: string, opts: PlanOptions): Promise<SpeechPlan> {
-  try {
-    return await plan(transcript, opts)
-  } catch (error) {
-    if (error instanceof TtsError) throw error
-    throw new TtsError('SYNTHESIS_FAILED', `text processing failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
-  }
+  checkOptions(transcript, opts)
+  const planner = new SpeechPlanner(opts)
+  planner.write(transcript)
+  planner.end()
+  return planner.take()
 }

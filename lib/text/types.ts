@@ -13,11 +13,11 @@ export const LANGUAGES = [
 ] as const
 export type Language = (typeof LANGUAGES)[number]
 
-/**
- * The synthesis backends. Each takes its own phoneme alphabet in phoneme pieces: espeak-ng's
- * mnemonics, flite's CMU phones, or IPA for the neural models (Piper, Kokoro), which map it to ids.
- */
-export type BackendKind = 'espeak' | 'flite' | 'neural'
+/** The builtin synthesis backends. Each takes its own phoneme alphabet in phoneme pieces. */
+export type BackendKind = 'espeak' | 'flite'
+
+/** What a plan is made for: a builtin backend, or a neural model (Piper, Kokoro), which takes IPA and maps it to its ids. */
+export type PlanBackend = BackendKind | 'neural'
 
 /** A word of the transcript as sent, markup removed. Offsets are UTF-16 indices into the transcript. */
 export interface SourceWord {
@@ -85,7 +85,7 @@ export interface SpeechPlan {
 
 export interface PlanOptions {
   language: Language
-  backend: BackendKind
+  backend: PlanBackend
   /** Stops planning (Japanese tokenization) early; planSpeech then throws ABORTED or the signal's TtsError. */
   signal?: AbortSignal
 }

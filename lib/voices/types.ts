@@ -1,16 +1,27 @@
 import type { Language } from '../text/types.js'
 
+export type Gender = 'Male' | 'Female'
+export type VoiceType = 'PREDEFINED' | 'CUSTOM'
+
 /** A voice as the SPEC's voice record shows it. */
 export interface VoiceRecord {
   voice_id: string
-  voice_type: 'PREDEFINED' | 'CUSTOM'
+  voice_type: VoiceType
   name: string
   description: string
   created_at: string
   updated_at: string
   language: Language
   /** 'Unknown' where a model pack does not say (a Piper voice's speakers). */
-  gender: 'Male' | 'Female' | 'Unknown'
+  gender: Gender | 'Unknown'
+}
+
+/** What the native pool applies to a backend's audio after synthesis (cloned voices only). */
+export interface VoiceTransform {
+  /** Multiplies the pitch the backend could not reach itself. */
+  pitchScale: number
+  /** Scales the spectral envelope (formants): above 1 is a shorter vocal tract. */
+  formantScale: number
 }
 
 /** How each builtin backend renders a voice. */
@@ -19,32 +30,93 @@ export interface VoiceRendering {
   espeakVariant: string
   /** flite voice name (slt, rms, awb, kal16); English voices only. */
   flite?: string
-  /** Multiplies the rate and the base pitch (cloned voices set these). */
+  /** Multiplies the rate and the base pitch. */
   speed: number
   pitch: number
+  /** Cloned voices: fitted per backend, overriding speed and pitch. */
+  tuning?: Record<'espeak' | 'flite', BackendTuning>
+}
+
+/** A cloned voice on one backend: the backend's own controls first, the transform for the rest. */
+export interface BackendTuning {
+  speed: number
+  pitch: number
+  transform: VoiceTransform
+}
+
+/** The measures of speech the native analysis reports (lib/voices/analysis.ts). */
+export interface VoiceAnalysis {
+  /** Median f0 of voiced frames, Hz. */
+  pitchHz: number
+  /** p10..p90 of f0, in semitones. */
+  pitchRangeSemitones: number
+  /** Formant spacing against a 17.5 cm vocal tract (1000 Hz): above 1 is a shorter tract. */
+  formantScale: number
+  /** Detected onsets (about syllables) a second of speech. */
+  syllablesPerSecond: number
+  /** RMS level of the speech, dBFS. */
+  loudnessDb: number
+  /** Seconds of speech after trimming silence. */
+  speechSeconds: number
 }
 
 export interface StoredVoice {
   record: VoiceRecord
   rendering: VoiceRendering
+  analysis?: VoiceAnalysis
+}
+
+/** The uploaded recording a cloned voice was made from, kept so it can be analysed again. */
+export interface VoiceSample {
+  audio: Buffer
+  mediaType: string
 }
 
 export interface VoicePage {
   voices: VoiceRecord[]
-  /** The id of the last voice of this page: pass it as `cursor` for the next page. Null on the last page. */
+  /** Opaque: pass it as `cursor` for the next page. Null on the last page. */
   next_cursor: string | null
 }
 
 export interface ListVoicesOptions {
   limit?: number
   cursor?: string
+  language?: Language
+  gender?: Gender
+  voice_type?: VoiceType
+}
+
+export interface NewVoice {
+  name: string
+  description: string
+  language: Language
+  gender: Gender
+  rendering: VoiceRendering
+  analysis: VoiceAnalysis
+  sample: VoiceSample
+}
+
+export interface VoicePatch {
+  name?: string
+  description?: string
+  language?: Language
+  gender?: Gender
 }
 
 /**
- * Where voices live. The predefined voices are always present; a persistent store for cloned
- * voices implements the same interface.
+ * Where voices live. The predefined voices are always present and read-only (update and delete
+ * throw VOICE_READ_ONLY); cloned voices are created, changed and deleted here.
  */
 export interface VoiceStore {
   list(options?: ListVoicesOptions): Promise<VoicePage>
   get(voiceId: string): Promise<StoredVoice | undefined>
+  /** The voices found, in the order asked; unknown ids are left out. */
+  getMany(voiceIds: readonly string[]): Promise<StoredVoice[]>
+  create(voice: NewVoice): Promise<StoredVoice>
+  /** Undefined when no voice has that id. */
+  update(voiceId: string, patch: VoicePatch): Promise<StoredVoice | undefined>
+  /** False when no voice has that id. */
+  delete(voiceId: string): Promise<boolean>
+  sample(voiceId: string): Promise<VoiceSample | undefined>
+  close(): Promise<void>
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { LANGUAGES, PREDEFINED_VOICES } from '../lib/index.js'
-import { uuidFromName } from '../lib/voices/ids.js'
-import { testEngine } from './helpers/engine.js'
+import { LANGUAGES, PREDEFINED_VOICES } from '../../lib/index.js'
+import { uuidFromName } from '../../lib/voices/ids.js'
+import { testEngine } from '../helpers/engine.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 

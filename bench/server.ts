@@ -1,0 +1,197 @@
+/**
+ * Server figures, side by side with the in-process ones of the same run: first audio byte over
+ * HTTP streaming and over the WebSocket (loopback) against engine.speak() in-process, and how many
+ * concurrent WebSocket contexts, fed text faster than it is spoken and played in real time, stay
+ * gapless with the server's event-loop lag p99 under 20 ms. Writes its section of bench/RESULTS.md.
+ *
+ *   node --import tsx bench/server.ts
+ */
+import { fork } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { cpus, loadavg } from 'node:os'
+import path from 'node:path'
+import WebSocket from 'ws'
+import { createEngine, PREDEFINED_VOICES } from '../lib/index.js'
+import { median, quantile } from './stats.js'
+
+const BENCH_KEY = 'sk_bench_0000000000000000000000000000000000000000'
+const ROOT = path.resolve(import.meta.dirname, '..')
+const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
+const PARAGRAPH = 'It is easy to tell the depth of a well. These days a chicken leg is a rare dish. Rice is often served in round bowls. The juice of lemons makes fine punch. The box was thrown beside the parked truck. '
+const RUNS = 40
+const WARMUP = 5
+const sarah = PREDEFINED_VOICES.find((v) => v.record.name === 'Sarah')!.record.voice_id
+const SUBJECTS = [
+  { name: 'espeak-ng en-us+f3 (Sarah, svc_flash_v1.5)', model_id: 'svc_flash_v1.5', contexts: [25, 50, 100, 150, 200] },
+  { name: 'flite slt (Sarah, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', contexts: [10, 25, 50, 75] },
+]
+const FORMAT = { container: 'raw', encoding: 'pcm_s16le', sample_rate: 22050 } as const
+const BYTES_PER_SECOND = 22050 * 2
+
+type Host = { port: number; ask<T>(message: string): Promise<T>; send(message: string): void }
+
+async function startHost(): Promise<Host> {
+  const child = fork(path.join(ROOT, 'bench/server-host.ts'), { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_KEY }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })))
+  return {
+    port,
+    send: (message) => child.send(message),
+    ask: <T>(message: string) => new Promise<T>((resolve) => {
+      child.once('message', (m) => resolve(m as T))
+      child.send(message)
+    }),
+  }
+}
+
+function httpFirstByte(port: number, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const req = request({ host: '127.0.0.1', port, path: '/text_to_speech/streaming', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': BENCH_KEY } }, (response) => {
+      let first: number | undefined
+      response.on('data', () => (first ??= performance.now() - started))
+      response.on('end', () => resolve(first!))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+async function openSocket(port: number, model_id: string): Promise<WebSocket> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/text_to_speech/websocket/ws?api_key=${BENCH_KEY}&version=v1`)
+  await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)))
+  socket.send(JSON.stringify({ model_id, voice: { mode: 'id', id: sarah }, output_format: FORMAT }))
+  return socket
+}
+
+/** From sending a context's text to its first audioOutput. */
+async function wsFirstAudio(socket: WebSocket, id: string): Promise<number> {
+  const started = performance.now()
+  let first = 0
+  await new Promise<void>((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const event = JSON.parse(String(data)) as { context_id: string; audio: string; final: boolean }
+      if (event.context_id !== id) return
+      if (!first && event.audio) first = performance.now() - started
+      if (event.final && event.audio === '' && first) {
+        socket.off('message', onMessage)
+        resolve()
+      }
+    }
+    socket.on('message', onMessage)
+    socket.send(JSON.stringify({ context_id: id, transcript: `${TEXT} ` }))
+    socket.send(JSON.stringify({ context_id: id, close_context: true, transcript: '' }))
+  })
+  return first
+}
+
+/**
+ * `count` contexts on one socket each, fed PARAGRAPH a word every 150 ms (about twice the pace it
+ * is spoken at) and played in real time from their first chunk: the worst gap any context hears.
+ */
+async function concurrentContexts(port: number, model_id: string, count: number): Promise<{ gapless: number; worstGapMs: number }> {
+  const perSocket = 50
+  const sockets = await Promise.all(Array.from({ length: Math.ceil(count / perSocket) }, () => openSocket(port, model_id)))
+  const words = PARAGRAPH.trim().split(' ')
+  const contexts = Array.from({ length: count }, (_, i) => ({ id: `c${i}`, socket: sockets[Math.floor(i / perSocket)]!, clock: 0, worstGapMs: 0, done: false }))
+  const byId = new Map(contexts.map((c) => [c.id, c]))
+  const finished = new Promise<void>((resolve) => {
+    let left = count
+    for (const socket of sockets) {
+      socket.on('message', (data) => {
+        const now = performance.now()
+        const event = JSON.parse(String(data)) as { context_id: string; audio?: string; final?: boolean; error_code?: string }
+        const context = byId.get(event.context_id)
+        if (!context) return
+        if (event.audio) {
+          const seconds = Buffer.byteLength(event.audio, 'base64') / BYTES_PER_SECOND
+          if (context.clock) context.worstGapMs = Math.max(context.worstGapMs, now - context.clock)
+          context.clock = Math.max(context.clock, now) + seconds * 1000
+        } else if (event.final && !context.done && context.clock) {
+          context.done = true
+          if (--left === 0) resolve()
+        }
+      })
+    }
+  })
+  for (const [index, word] of words.entries()) {
+    for (const context of contexts) context.socket.send(JSON.stringify({ context_id: context.id, transcript: `${word} ` }))
+    if (index < words.length - 1) await new Promise((resolve) => setTimeout(resolve, 150))
+  }
+  for (const context of contexts) context.socket.send(JSON.stringify({ context_id: context.id, close_context: true, transcript: '' }))
+  await finished
+  for (const socket of sockets) socket.close()
+  const worstGapMs = Math.max(...contexts.map((c) => c.worstGapMs))
+  return { gapless: contexts.filter((c) => c.worstGapMs <= 50).length, worstGapMs }
+}
+
+const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2))
+
+async function main(): Promise<void> {
+  const loadBefore = loadavg()[0]!
+  const started = Date.now()
+  const engine = await createEngine()
+  const host = await startHost()
+  const firstAudio: string[] = []
+  const concurrency: string[] = []
+  for (const subject of SUBJECTS) {
+    const body = JSON.stringify({ model_id: subject.model_id, transcript: TEXT, voice: { mode: 'id', id: sarah }, output_format: FORMAT })
+    const inProcess: number[] = []
+    const http: number[] = []
+    const ws: number[] = []
+    const socket = await openSocket(host.port, subject.model_id)
+    for (let run = 0; run < WARMUP + RUNS; run++) {
+      const t0 = performance.now()
+      const iterator = engine.speak(JSON.parse(body))[Symbol.asyncIterator]()
+      await iterator.next()
+      const local = performance.now() - t0
+      await iterator.return(undefined)
+      const overHttp = await httpFirstByte(host.port, body)
+      const overWs = await wsFirstAudio(socket, `r${run}`)
+      if (run >= WARMUP) (inProcess.push(local), http.push(overHttp), ws.push(overWs))
+    }
+    socket.close()
+    firstAudio.push(
+      `| ${subject.name} | ${fmt(median(inProcess))} ms | ${fmt(quantile(inProcess, 0.95))} ms | ${fmt(median(http))} ms | ${fmt(quantile(http, 0.95))} ms | ${fmt(median(ws))} ms | ${fmt(quantile(ws, 0.95))} ms | ${fmt(median(http) - median(inProcess))} ms |`,
+    )
+    let best = 0
+    for (const count of subject.contexts) {
+      host.send('reset')
+      const { gapless, worstGapMs } = await concurrentContexts(host.port, subject.model_id, count)
+      const lag = await host.ask<{ p99Ms: number; maxMs: number }>('lag')
+      const ok = gapless === count && lag.p99Ms < 20
+      if (ok) best = count
+      concurrency.push(`| ${subject.name} | ${count} | ${gapless} | ${fmt(worstGapMs)} ms | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${ok ? 'yes' : 'no'} |`)
+      if (!ok) break
+    }
+    concurrency.push(`| ${subject.name}: most contexts gapless with lag p99 < 20 ms | **${best}** | | | | | |`)
+  }
+  host.send('stop')
+  await engine.close()
+
+  const section = `<!-- server:start -->
+## Server (bench/server.ts)
+
+Generated by \`node --import tsx bench/server.ts\`; ${new Date().toISOString()}, ${((Date.now() - started) / 1000).toFixed(0)} s, ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(2)} at the start and ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows up in every figure).
+
+Method: the standalone server (\`svc-tts serve\`'s default) runs in its own process on 127.0.0.1; the client is this process. Text: "${TEXT}", raw pcm_s16le at 22.05 kHz, voice Sarah. In-process first audio is \`engine.speak()\` to its first chunk; HTTP first byte is a node:http POST /text_to_speech/streaming to its first body byte (new connection each time); WebSocket first audio is sending a context's text (initializeContext, then close_context) on an open, initialised connection to its first audioOutput. ${RUNS} runs after ${WARMUP} warm-up runs, interleaved. Server cost = HTTP first byte median minus in-process median.
+
+| synthesizer | in-process first audio, median | p95 | HTTP streaming first byte, median | p95 | WebSocket first audio, median | p95 | server cost (HTTP - in-process) |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+${firstAudio.join('\n')}
+
+Concurrent contexts: N contexts (50 per socket) each get the same ${PARAGRAPH.trim().split(' ').length}-word paragraph a word per message, a word every 150 ms (about twice the pace it is spoken at), then close. Each context's audio is "played" in real time from its first chunk: a gap is a chunk arriving after the previous one has finished playing. Gapless = no gap over 50 ms. Lag = the server process's event-loop delay (monitorEventLoopDelay) during the run. N grows until a run fails.
+
+| synthesizer | contexts | gapless contexts | worst gap | server event-loop lag p99 | max | pass |
+| --- | --- | --- | --- | --- | --- | --- |
+${concurrency.join('\n')}
+<!-- server:end -->
+`
+  const file = path.join(ROOT, 'bench/RESULTS.md')
+  const current = readFileSync(file, 'utf8')
+  const pattern = /<!-- server:start -->[\s\S]*<!-- server:end -->\n?/
+  writeFileSync(file, pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}`)
+  process.stdout.write(section)
+}
+
+await main()

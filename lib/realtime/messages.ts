@@ -1,0 +1,96 @@
+/**
+ * The realtime protocol's messages (SPEC section 4, WebSocket), told apart by the fields they
+ * carry, and the events the service sends back (SPEC section 6).
+ */
+import { z } from 'zod'
+import type { Alignment } from '../alignment.js'
+import { TtsError, type ErrorCode } from '../errors.js'
+import { parseWith, synthesisRequestSchema } from '../schemas.js'
+
+/** The context a message without `context_id` addresses, and the id its events carry. */
+export const DEFAULT_CONTEXT_ID = 'default'
+
+const contextId = z.string().min(1).max(128)
+
+export const initializeConnectionSchema = synthesisRequestSchema.omit({ transcript: true }).extend({
+  /** Extension: each audioOutput carries its words with start and end times. */
+  add_timestamps: z.boolean().optional(),
+})
+
+const overrides = {
+  model_id: z.string().min(1).optional(),
+  voice: z.object({ mode: z.literal('id'), id: z.string().min(1) }).optional(),
+  language: z.string().min(1).optional(),
+}
+
+/** initializeContext and sendText: both carry a transcript; a context that is not active is initialised by it. */
+export const textMessageSchema = z.object({
+  context_id: contextId.optional(),
+  transcript: z.string(),
+  force: z.boolean().optional(),
+  ...overrides,
+})
+
+export const closeContextSchema = z.object({
+  context_id: contextId.optional(),
+  close_context: z.literal(true),
+  transcript: z.literal('', { message: 'transcript must be an empty string when closing a context' }).optional(),
+})
+
+export const cancelContextSchema = z.object({ context_id: contextId.optional(), cancel: z.literal(true) })
+
+export type InitializeConnection = z.infer<typeof initializeConnectionSchema>
+export type TextMessage = z.infer<typeof textMessageSchema>
+export type CloseContext = z.infer<typeof closeContextSchema>
+export type CancelContext = z.infer<typeof cancelContextSchema>
+
+export type ClientMessage =
+  | { kind: 'initializeConnection'; message: InitializeConnection }
+  | { kind: 'text'; message: TextMessage }
+  | { kind: 'closeContext'; message: CloseContext }
+  | { kind: 'cancel'; message: CancelContext }
+  | { kind: 'closeConnection' }
+
+export interface AudioOutput {
+  context_id: string
+  audio: string
+  final: boolean
+  alignment?: Alignment
+}
+
+export interface FinalOutput {
+  context_id: string
+  audio: ''
+  final: true
+  /** Extension: present (true) when the context ended by `cancel`. */
+  cancelled?: true
+}
+
+export interface ErrorEvent {
+  error_code: ErrorCode
+  message: string
+  extra?: Record<string, unknown>
+  context_id?: string
+}
+
+export type ServerMessage = AudioOutput | FinalOutput | ErrorEvent
+
+/** Parses one frame's text into a message, by the fields it carries. */
+export function parseClientMessage(text: string): ClientMessage {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new TtsError('INVALID_MESSAGE', 'a message must be a JSON object')
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TtsError('INVALID_MESSAGE', 'a message must be a JSON object')
+  const fields = value as Record<string, unknown>
+  if (fields.terminate === true || (fields.text === '' && !('transcript' in fields))) return { kind: 'closeConnection' }
+  if (fields.close_context !== undefined) return { kind: 'closeContext', message: parseWith(closeContextSchema, fields, 'closeContext message') }
+  if (fields.cancel !== undefined) return { kind: 'cancel', message: parseWith(cancelContextSchema, fields, 'cancel message') }
+  if ('transcript' in fields) return { kind: 'text', message: parseWith(textMessageSchema, fields, 'text message') }
+  if ('model_id' in fields || 'voice' in fields) {
+    return { kind: 'initializeConnection', message: parseWith(initializeConnectionSchema, fields, 'initializeConnection message') }
+  }
+  throw new TtsError('INVALID_MESSAGE', 'unrecognised message: expected initializeConnection, a transcript, close_context, cancel, or terminate')
+}

@@ -1,0 +1,297 @@
+/**
+ * One realtime connection, independent of any transport: the SPEC's context table (section 3)
+ * as method calls, with the service's messages emitted as 'message' events and the end of the
+ * connection as 'close'. Each context generation is a writable speech session of the engine;
+ * a generation replaced (re-initialised) or cancelled never sends another byte, because every
+ * chunk is checked against the context's current generation right before it is emitted.
+ */
+import { EventEmitter } from 'node:events'
+import type { Engine, SpeechChunk, SpeechSession } from '../engine.js'
+import { TtsError, isTtsError } from '../errors.js'
+import { parseOutputFormat, type SynthesisRequest } from '../schemas.js'
+import {
+  DEFAULT_CONTEXT_ID,
+  parseClientMessage,
+  type AudioOutput,
+  type CancelContext,
+  type CloseContext,
+  type ErrorEvent,
+  type InitializeConnection,
+  type ServerMessage,
+  type TextMessage,
+} from './messages.js'
+
+/** A synthesis request without its transcript: what a context generation speaks with. */
+export type SessionRequest = Omit<SynthesisRequest, 'transcript'>
+
+export interface RealtimeLimits {
+  /** Live contexts on one connection (default 64). */
+  maxContexts: number
+  /** Text one context generation may receive, in characters (default 100 000). */
+  maxContextChars: number
+  /** A connection with no message and no live context for this long is closed (default 60 s). */
+  idleTimeoutMs: number
+}
+
+export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = { maxContexts: 64, maxContextChars: 100_000, idleTimeoutMs: 60_000 }
+
+/** What the host (a server) decides for each context: admission (concurrency) and usage counting. */
+export interface RealtimeHooks {
+  /** Called when a context generation starts; returns the function that ends its admission. */
+  admitContext?(): Promise<() => void>
+  /** Called with each piece of text before it is synthesised. */
+  chargeText?(characters: number): Promise<void>
+  /** Resolves when the transport can take more audio; synthesis of the waiting context pauses meanwhile. */
+  writable?(): Promise<void> | undefined
+}
+
+export interface RealtimeSessionOptions extends RealtimeHooks {
+  engine: Engine
+  limits?: Partial<RealtimeLimits>
+}
+
+interface Generation {
+  speech: SpeechSession
+  chars: number
+  closing: boolean
+  cancelled: boolean
+  release: () => void
+  done: Promise<void>
+}
+
+interface Connection {
+  request: SessionRequest
+  addTimestamps: boolean
+}
+
+export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; close: [] }> {
+  private connection: Connection | undefined
+  private readonly contexts = new Map<string, Generation>()
+  private readonly limits: RealtimeLimits
+  private queue: Promise<void> = Promise.resolve()
+  private idleTimer: NodeJS.Timeout | undefined
+  private state: 'open' | 'closing' | 'closed' = 'open'
+
+  constructor(private readonly options: RealtimeSessionOptions) {
+    super()
+    this.limits = { ...DEFAULT_REALTIME_LIMITS, ...options.limits }
+    this.armIdleTimer()
+  }
+
+  /** Live contexts (initialised and not yet finished). */
+  get liveContexts(): number {
+    return this.contexts.size
+  }
+
+  /** One frame from the client: parsed and handled after every earlier frame. */
+  receive(text: string): void {
+    this.armIdleTimer()
+    this.enqueue(async () => {
+      const parsed = parseClientMessage(text)
+      switch (parsed.kind) {
+        case 'initializeConnection':
+          return this.initializeConnection(parsed.message)
+        case 'text':
+          return this.text(parsed.message)
+        case 'closeContext':
+          return this.closeContext(parsed.message)
+        case 'cancel':
+          return this.cancelContext(parsed.message)
+        case 'closeConnection':
+          return this.closeConnection()
+      }
+    })
+  }
+
+  async initializeConnection(message: InitializeConnection): Promise<void> {
+    if (this.connection) throw new TtsError('INVALID_MESSAGE', 'the connection is already initialised')
+    const { add_timestamps: addTimestamps = false, ...request } = message
+    const format = parseOutputFormat(request.output_format, 'raw')
+    if (format.container !== 'raw') throw new TtsError('FORMAT_NOT_RECOGNIZED', 'the WebSocket sends raw audio: container must be raw')
+    this.options.engine.models.get(request.model_id)
+    await this.options.engine.voices.get(request.voice.id)
+    this.connection = { request: { ...request, output_format: format }, addTimestamps }
+  }
+
+  /** initializeContext or sendText: a context that is not live, or one given overrides, starts a new generation. */
+  async text(message: TextMessage): Promise<void> {
+    const connection = this.requireConnection()
+    const id = message.context_id ?? DEFAULT_CONTEXT_ID
+    const current = this.contexts.get(id)
+    const overrides = message.voice !== undefined || message.model_id !== undefined || message.language !== undefined
+    if (!current || current.closing || overrides) {
+      await this.initializeContext(id, connection, message)
+      return
+    }
+    await this.write(id, current, message.transcript, message.force ?? false)
+  }
+
+  async closeContext(message: CloseContext): Promise<void> {
+    this.requireConnection()
+    const id = message.context_id ?? DEFAULT_CONTEXT_ID
+    const generation = this.contexts.get(id)
+    if (!generation) throw new TtsError('CONTEXT_NOT_FOUND', `no live context '${id}'`, { extra: { context_id: id } })
+    generation.closing = true
+    generation.speech.end()
+  }
+
+  /** Extension (barge-in): stops the context at once; its finalOutput (cancelled) is the last thing sent for it. */
+  async cancelContext(message: CancelContext): Promise<void> {
+    this.requireConnection()
+    const id = message.context_id ?? DEFAULT_CONTEXT_ID
+    const generation = this.contexts.get(id)
+    if (!generation) throw new TtsError('CONTEXT_NOT_FOUND', `no live context '${id}'`, { extra: { context_id: id } })
+    this.retire(id, generation)
+    this.emit('message', { context_id: id, audio: '', final: true, cancelled: true })
+  }
+
+  /** Ends every context gracefully (what is buffered is spoken), then closes. */
+  async closeConnection(): Promise<void> {
+    if (this.state !== 'open') return
+    this.state = 'closing'
+    const pending = [...this.contexts.values()].map((generation) => {
+      generation.closing = true
+      generation.speech.end()
+      return generation.done
+    })
+    await Promise.all(pending)
+    this.finish()
+  }
+
+  /** The transport is gone: every context stops now. */
+  destroy(): void {
+    for (const [id, generation] of this.contexts) this.retire(id, generation)
+    this.finish()
+  }
+
+  private finish(): void {
+    if (this.state === 'closed') return
+    this.state = 'closed'
+    clearTimeout(this.idleTimer)
+    this.emit('close')
+  }
+
+  private requireConnection(): Connection {
+    if (this.state !== 'open') throw new TtsError('INVALID_MESSAGE', 'the connection is closing')
+    if (!this.connection) throw new TtsError('INVALID_MESSAGE', 'the first message must be initializeConnection (model_id, voice)')
+    return this.connection
+  }
+
+  private async initializeContext(id: string, connection: Connection, message: TextMessage): Promise<void> {
+    const previous = this.contexts.get(id)
+    if (previous) this.retire(id, previous)
+    else if (this.contexts.size >= this.limits.maxContexts) {
+      throw new TtsError('CONTEXT_LIMIT_EXCEEDED', `a connection has at most ${this.limits.maxContexts} live contexts`, { extra: { context_id: id } })
+    }
+    this.checkLength(id, message.transcript.length)
+    await this.options.chargeText?.(message.transcript.length)
+    const release = (await this.options.admitContext?.()) ?? (() => {})
+    const request: SessionRequest = {
+      ...connection.request,
+      ...(message.model_id !== undefined && { model_id: message.model_id }),
+      ...(message.voice !== undefined && { voice: message.voice }),
+      ...(message.language !== undefined && { language: message.language }),
+    }
+    let speech: SpeechSession
+    try {
+      speech = await this.options.engine.open(request)
+    } catch (error) {
+      release()
+      throw error
+    }
+    const generation: Generation = { speech, chars: message.transcript.length, closing: false, cancelled: false, release, done: Promise.resolve() }
+    this.contexts.set(id, generation)
+    generation.done = this.pump(id, generation, connection)
+    if (message.transcript) speech.write(message.transcript)
+    if (message.force) speech.flush()
+  }
+
+  private async write(id: string, generation: Generation, text: string, force: boolean): Promise<void> {
+    this.checkLength(id, generation.chars + text.length)
+    await this.options.chargeText?.(text.length)
+    if (generation.cancelled) return
+    generation.chars += text.length
+    generation.speech.write(text)
+    if (force) generation.speech.flush()
+  }
+
+  private checkLength(id: string, chars: number): void {
+    if (chars > this.limits.maxContextChars) {
+      throw new TtsError('TRANSCRIPT_TOO_LONG', `a context takes at most ${this.limits.maxContextChars} characters of text`, { extra: { context_id: id } })
+    }
+  }
+
+  /** Stops a generation; nothing it produces afterwards is sent. */
+  private retire(id: string, generation: Generation): void {
+    generation.cancelled = true
+    generation.speech.abort()
+    generation.release()
+    if (this.contexts.get(id) === generation) this.contexts.delete(id)
+  }
+
+  /** Sends a generation's audio as it comes, pausing while the transport is full. */
+  private async pump(id: string, generation: Generation, connection: Connection): Promise<void> {
+    let held: SpeechChunk | undefined
+    try {
+      for await (const chunk of generation.speech) {
+        await this.options.writable?.()
+        if (generation.cancelled) return
+        // Once the context is closing, one chunk is held back so the last one can carry final: true.
+        if (held) this.emit('message', this.audioOutput(id, held, false, connection))
+        held = undefined
+        if (generation.closing) held = chunk
+        else this.emit('message', this.audioOutput(id, chunk, false, connection))
+      }
+      if (generation.cancelled) return
+      this.emit('message', held ? this.audioOutput(id, held, true, connection) : { context_id: id, audio: '', final: true })
+      this.emit('message', { context_id: id, audio: '', final: true })
+    } catch (error) {
+      if (!generation.cancelled) this.emitError(error, id)
+    } finally {
+      generation.release()
+      if (this.contexts.get(id) === generation) this.contexts.delete(id)
+    }
+  }
+
+  private audioOutput(id: string, chunk: SpeechChunk, final: boolean, connection: Connection): AudioOutput {
+    const output: AudioOutput = { context_id: id, audio: chunk.audio.toString('base64'), final }
+    if (connection.addTimestamps) {
+      output.alignment = {
+        words: chunk.words.map((w) => w.text),
+        word_start_times_milliseconds: chunk.words.map((w) => w.startMs),
+        word_end_times_milliseconds: chunk.words.map((w) => w.endMs),
+      }
+    }
+    return output
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(async () => {
+      if (this.state === 'closed') return
+      try {
+        await task()
+      } catch (error) {
+        this.emitError(error)
+      }
+    })
+  }
+
+  private emitError(error: unknown, contextId?: string): void {
+    const event: ErrorEvent = isTtsError(error) && error.status < 500
+      ? error.toJSON()
+      : { error_code: isTtsError(error) ? error.code : 'INTERNAL_ERROR', message: 'internal error' }
+    const id = contextId ?? (isTtsError(error) ? (error.extra?.context_id as string | undefined) : undefined)
+    this.emit('message', id === undefined ? event : { ...event, context_id: id })
+  }
+
+  private armIdleTimer(): void {
+    clearTimeout(this.idleTimer)
+    if (this.state === 'closed') return
+    this.idleTimer = setTimeout(() => {
+      if (this.contexts.size > 0) return this.armIdleTimer()  // speaking counts as activity
+      this.emit('message', { error_code: 'IDLE_TIMEOUT', message: `no message for ${this.limits.idleTimeoutMs} ms` })
+      this.destroy()
+    }, this.limits.idleTimeoutMs)
+    this.idleTimer.unref()
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Fastify adapter (`svc-tts/fastify`), by the fastify-plugin conventions: options validated at
+ * registration, the service exposed as the `tts` decorator, the routes and the WebSocket in
+ * an encapsulated child scope (its own body parser and error handler, so the app's stay as they
+ * are), and live streams ended gracefully in preClose, cancelled in onClose.
+ *
+ *   await app.register(ttsPlugin, { engine })
+ */
+import { Readable } from 'node:stream'
+import websocket from '@fastify/websocket'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { z } from 'zod'
+import { TtsError } from '../errors.js'
+import type { Principal } from './keys.js'
+import type { RouteResponse } from './routes.js'
+import { errorResponse, serviceOptionsSchema, TtsService, type ServiceOptions } from './service.js'
+import { WEBSOCKET_PATH } from './tts-routes.js'
+import { endConnectionIfClosing } from './node-http.js'
+import { serveRealtime } from './websocket.js'
+
+export type TtsPluginOptions = (ServiceOptions | { service: TtsService }) & {
+  /** How long shutdown lets live streams finish before cancelling them (default 10 s). */
+  shutdownDeadlineMs?: number
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tts: TtsService
+  }
+}
+
+const pluginOptionsSchema = z.union([
+  z.object({ service: z.instanceof(TtsService), shutdownDeadlineMs: z.number().int().min(0).optional() }),
+  serviceOptionsSchema.extend({ shutdownDeadlineMs: z.number().int().min(0).optional() }),
+])
+
+/** Fastify's own errors (body too large, unreadable body) as the service's error body. */
+function frameworkError(error: { statusCode?: number; message: string }): TtsError {
+  if (error.statusCode === 413) return new TtsError('PAYLOAD_TOO_LARGE', 'the body is too large')
+  if (error.statusCode !== undefined && error.statusCode < 500) return new TtsError('INVALID_REQUEST', error.message)
+  return new TtsError('INTERNAL_ERROR', error.message)
+}
+
+function send(reply: FastifyReply, result: RouteResponse): FastifyReply {
+  reply.code(result.status).headers(result.headers ?? {})
+  if ('json' in result) return reply.send(result.json)
+  if ('body' in result) return reply.send(result.body)
+  return reply.send(Readable.from(result.stream, { objectMode: false }))
+}
+
+async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions): Promise<void> {
+  const options = pluginOptionsSchema.parse(rawOptions)
+  const service = 'service' in options ? options.service : new TtsService(options)
+  const deadlineMs = options.shutdownDeadlineMs ?? 10_000
+  fastify.decorate('tts', service)
+  fastify.addHook('preClose', async () => service.close(deadlineMs))
+  fastify.addHook('onClose', async () => service.close(0))
+
+  await fastify.register(async (scope) => {
+    if (!scope.hasDecorator('websocketServer')) {
+      await scope.register(websocket, { options: { maxPayload: service.maxBodyBytes } })
+    }
+    scope.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id)
+    })
+    scope.addHook('onResponse', async (request, reply) => {
+      service.logRequest({
+        request_id: String(request.id),
+        method: request.method,
+        path: request.url.replace(/api_key=[^&]*/, 'api_key=***'),
+        status: reply.statusCode,
+        duration_ms: Math.round(reply.elapsedTime),
+      })
+    })
+    scope.removeAllContentTypeParsers()
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+    scope.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+      const { status, headers, json } = errorResponse(frameworkError(error))
+      return reply.code(status).headers(headers).send(json)
+    })
+    scope.setNotFoundHandler((request, reply) => {
+      const { status, json } = errorResponse(new TtsError('ROUTE_NOT_FOUND', `no operation ${request.method} ${request.url}`))
+      return reply.code(status).send(json)
+    })
+
+    for (const route of service.routes) {
+      scope.route({
+        method: route.method,
+        url: route.path,
+        bodyLimit: service.bodyLimit(route),
+        handler: async (request, reply) => {
+          const controller = new AbortController()
+          reply.raw.once('close', () => {
+            if (!reply.raw.writableFinished) controller.abort()
+          })
+          endConnectionIfClosing(service, reply.raw)
+          const result = await service.handle(route, {
+            headers: request.headers,
+            body: request.body,
+            params: request.params as Record<string, string>,
+            signal: controller.signal,
+          })
+          return send(reply, result)
+        },
+      })
+    }
+
+    const principals = new WeakMap<FastifyRequest, Principal>()
+    scope.route({
+      method: 'GET',
+      url: WEBSOCKET_PATH,
+      // Refusals happen before the upgrade, so they are plain HTTP responses with the JSON body.
+      preValidation: async (request, reply) => {
+        try {
+          principals.set(request, await service.authorizeWebSocket(request.headers, request.url))
+        } catch (error) {
+          const { status, headers, json } = errorResponse(error)
+          return reply.code(status).headers(headers).send(json)
+        }
+      },
+      handler: (_request, reply) => reply.code(426).send({ error_code: 'INVALID_REQUEST', message: 'this path takes a WebSocket upgrade' }),
+      wsHandler: (socket, request) => serveRealtime(service, principals.get(request)!, socket),
+    })
+  })
+}
+
+export default fp(ttsPlugin, { fastify: '5.x', name: 'svc-tts' })

@@ -1,0 +1,144 @@
+/**
+ * API keys: `sk_` + 256 random bits (base64url). Only the SHA-256 of a key is ever kept; a
+ * 256-bit random secret needs no slow KDF, since nothing about it can be guessed. Presented keys
+ * are hashed and compared in constant time against every stored hash.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { z } from 'zod'
+import { TtsError } from '../errors.js'
+
+export const SCOPES = ['text_to_speech', 'voices'] as const
+export type Scope = (typeof SCOPES)[number]
+
+/** The environment variable that may hold keys (comma-separated), each with every scope. */
+export const API_KEYS_ENV = 'SVC_TTS_API_KEYS'
+export const KEY_FILE_NAME = 'api-keys.json'
+
+export interface StoredKey {
+  id: string
+  name: string
+  /** Hex SHA-256 of the key. */
+  hash: string
+  scopes: Scope[]
+  created_at: string
+}
+
+/** A key as it is configured in options: the secret itself, or an already hashed one. */
+export type KeyConfig = string | { key?: string; hash?: string; name?: string; scopes?: Scope[] }
+
+const storedKeySchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  scopes: z.array(z.enum(SCOPES)),
+  created_at: z.string(),
+})
+const keyFileSchema = z.object({ keys: z.array(storedKeySchema) })
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex')
+}
+
+export function generateKey(): string {
+  return `sk_${randomBytes(32).toString('base64url')}`
+}
+
+function stored(config: KeyConfig, index: number): StoredKey {
+  const entry = typeof config === 'string' ? { key: config } : config
+  const hash = entry.hash ?? (entry.key !== undefined ? hashKey(entry.key) : undefined)
+  if (!hash || !/^[0-9a-f]{64}$/.test(hash)) throw new TtsError('INVALID_REQUEST', `api key ${index} needs a key or a hex SHA-256 hash`)
+  return { id: hash.slice(0, 12), name: entry.name ?? `key ${index + 1}`, hash, scopes: entry.scopes ?? [...SCOPES], created_at: new Date(0).toISOString() }
+}
+
+/** The identity a verified key gives a request: its id (for limits and logs) and its scopes. */
+export interface Principal {
+  keyId: string
+  scopes: readonly Scope[]
+}
+
+export class KeyStore {
+  private keys: StoredKey[]
+
+  constructor(keys: readonly StoredKey[] = [], private readonly file?: string) {
+    this.keys = [...keys]
+  }
+
+  static fromConfig(configs: readonly KeyConfig[]): KeyStore {
+    return new KeyStore(configs.map(stored))
+  }
+
+  static fromEnv(value: string | undefined): KeyStore | undefined {
+    const keys = value?.split(',').map((k) => k.trim()).filter(Boolean) ?? []
+    return keys.length ? KeyStore.fromConfig(keys) : undefined
+  }
+
+  /** The key file of a data directory; a missing file is an empty store that saves there. */
+  static async load(dataDir: string): Promise<KeyStore> {
+    const file = path.join(dataDir, KEY_FILE_NAME)
+    let text: string
+    try {
+      text = await readFile(file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new KeyStore([], file)
+      throw error
+    }
+    return new KeyStore(keyFileSchema.parse(JSON.parse(text)).keys, file)
+  }
+
+  /** Re-reads the key file (a key created or revoked by `svc-tts keys` while the server runs). */
+  async reload(): Promise<void> {
+    if (!this.file) return
+    this.keys = [...(await KeyStore.load(path.dirname(this.file))).keys]
+  }
+
+  /** The file the keys are saved in, if any. */
+  get path(): string | undefined {
+    return this.file
+  }
+
+  get size(): number {
+    return this.keys.length
+  }
+
+  list(): readonly StoredKey[] {
+    return this.keys
+  }
+
+  /** Creates a key, stores its hash, and returns the secret: the only time it exists in full. */
+  async create(name: string, scopes: readonly Scope[] = SCOPES): Promise<{ key: string; record: StoredKey }> {
+    const key = generateKey()
+    const record: StoredKey = { id: randomUUID().slice(0, 8), name, hash: hashKey(key), scopes: [...scopes], created_at: new Date().toISOString() }
+    this.keys.push(record)
+    await this.save()
+    return { key, record }
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const before = this.keys.length
+    this.keys = this.keys.filter((k) => k.id !== id)
+    if (this.keys.length === before) return false
+    await this.save()
+    return true
+  }
+
+  /** The key's principal, or undefined; every stored hash is compared, in constant time. */
+  verify(presented: string | undefined): Principal | undefined {
+    if (!presented || !presented.startsWith('sk_')) return undefined
+    const digest = Buffer.from(hashKey(presented), 'hex')
+    let match: StoredKey | undefined
+    for (const key of this.keys) {
+      if (timingSafeEqual(digest, Buffer.from(key.hash, 'hex'))) match = key
+    }
+    return match && { keyId: match.id, scopes: match.scopes }
+  }
+
+  private async save(): Promise<void> {
+    if (!this.file) return
+    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 })
+    const temporary = `${this.file}.${process.pid}.tmp`
+    await writeFile(temporary, `${JSON.stringify({ keys: this.keys }, null, 2)}\n`, { mode: 0o600 })
+    await rename(temporary, this.file)
+  }
+}

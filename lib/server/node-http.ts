@@ -1,0 +1,131 @@
+/**
+ * What the standalone server and the Express router share: reading a bounded body from a
+ * node:http request, writing a route's response (streams with backpressure, cancelled when the
+ * client goes away), one log line per request, and the WebSocket upgrade with its refusals.
+ */
+import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer } from 'ws'
+import { TtsError } from '../errors.js'
+import type { Route, RouteResponse } from './routes.js'
+import { errorResponse, type TtsService } from './service.js'
+import { WEBSOCKET_PATH } from './tts-routes.js'
+import { serveRealtime } from './websocket.js'
+
+/** The body, refused with 413 PAYLOAD_TOO_LARGE past `limit` bytes. */
+export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers['content-length'])
+  if (declared > limit) throw new TtsError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes`)
+  const parts: Buffer[] = []
+  let size = 0
+  for await (const part of request as AsyncIterable<Buffer>) {
+    size += part.length
+    if (size > limit) throw new TtsError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes`)
+    parts.push(part)
+  }
+  return Buffer.concat(parts)
+}
+
+/** During shutdown a finished response also ends its keep-alive connection, so the server can close. */
+export function endConnectionIfClosing(service: TtsService, response: ServerResponse): void {
+  const socket = response.socket  // detached from the response by the time it finishes
+  response.once('finish', () => {
+    if (service.isClosing) socket?.end()
+  })
+}
+
+/** Aborted when the response closes before it finished: the client went away. */
+export function clientGone(response: ServerResponse): AbortSignal {
+  const controller = new AbortController()
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort()
+  })
+  return controller.signal
+}
+
+export async function writeResponse(response: ServerResponse, result: RouteResponse, signal: AbortSignal): Promise<void> {
+  for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value)
+  response.statusCode = result.status
+  if ('json' in result) {
+    response.setHeader('content-type', 'application/json; charset=utf-8')
+    response.end(JSON.stringify(result.json))
+    return
+  }
+  if ('body' in result) {
+    response.setHeader('content-length', result.body.length)
+    response.end(result.body)
+    return
+  }
+  try {
+    for await (const part of result.stream) {
+      if (!response.write(part)) await once(response, 'drain', { signal })
+    }
+    response.end()
+  } catch {
+    // Cancelled or failed mid-stream: the status is already sent, so the connection is cut.
+    response.destroy()
+  }
+}
+
+/** Runs a route for a node:http request, with the request id header and its log line. */
+export async function serveRoute(service: TtsService, route: Route, request: IncomingMessage, response: ServerResponse, params: Record<string, string>, parsedBody?: unknown): Promise<void> {
+  const started = performance.now()
+  const requestId = randomUUID()
+  response.setHeader('x-request-id', requestId)
+  const signal = clientGone(response)
+  endConnectionIfClosing(service, response)
+  let result: RouteResponse
+  try {
+    const body = parsedBody !== undefined ? parsedBody : route.method === 'GET' ? undefined : await readBody(request, service.bodyLimit(route))
+    result = await service.handle(route, { headers: request.headers, body, params, signal })
+  } catch (error) {
+    result = errorResponse(error)
+    response.setHeader('connection', 'close')  // the unread rest of an oversized body is not worth reading
+  }
+  response.once('close', () => {
+    service.logRequest({
+      request_id: requestId,
+      method: route.method,
+      path: request.url ?? route.path,
+      status: response.statusCode,
+      duration_ms: Math.round(performance.now() - started),
+      ...('json' in result && result.status >= 400 && { error_code: (result.json as { error_code?: string }).error_code }),
+    })
+  })
+  await writeResponse(response, result, signal)
+}
+
+/** A refused handshake: an HTTP response with the JSON error body, then the socket closes. */
+function refuseUpgrade(socket: Duplex, error: unknown): number {
+  const { status, headers, json } = errorResponse(error)
+  const body = JSON.stringify(json)
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'connection: close']
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`)
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`)
+  return status
+}
+
+/** Accepts the realtime WebSocket at `prefix` + its path on a node:http server; other upgrades are left alone. */
+export function attachWebSocket(service: TtsService, server: import('node:http').Server, prefix = ''): WebSocketServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: service.maxBodyBytes })
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = request.url ?? '/'
+    if (new URL(url, 'http://localhost').pathname !== prefix + WEBSOCKET_PATH) return
+    const started = performance.now()
+    const requestId = randomUUID()
+    const log = (status: number, error_code?: string) =>
+      service.logRequest({ request_id: requestId, method: 'GET', path: url.replace(/api_key=[^&]*/, 'api_key=***'), status, duration_ms: Math.round(performance.now() - started), ...(error_code && { error_code }) })
+    service.authorizeWebSocket(request.headers, url).then(
+      (principal) => {
+        wss.handleUpgrade(request, socket, head, (ws) => {
+          log(101)
+          serveRealtime(service, principal, ws)
+        })
+      },
+      (error: unknown) => log(refuseUpgrade(socket, error), error instanceof TtsError ? error.code : undefined),
+    )
+  })
+  return wss
+}

@@ -1,0 +1,82 @@
+/** The SPEC's text-to-speech, status and voice-list operations, as routes. */
+import type { Container, OutputFormat } from '../audio/format.js'
+import { listVoicesSchema, parseOutputFormat, parseWith, synthesisRequestSchema } from '../schemas.js'
+import type { Route, RouteContext } from './routes.js'
+
+export const WEBSOCKET_PATH = '/text_to_speech/websocket/ws'
+
+function contentType(format: OutputFormat): string {
+  return format.container === 'wav' ? 'audio/wav' : 'application/octet-stream'
+}
+
+/** Validates the body (400 with the issue path), charges its characters, and resolves its output format. */
+async function synthesisBody(context: RouteContext, defaultContainer: Container) {
+  const request = parseWith(synthesisRequestSchema, context.body, 'synthesis request')
+  const format = parseOutputFormat(request.output_format, defaultContainer)
+  await context.charge(request.transcript.length)
+  return { request, format }
+}
+
+/** The first chunk is awaited before answering, so a request that fails early gets its real status. */
+async function startStream(stream: AsyncGenerator<Buffer>): Promise<AsyncIterable<Buffer>> {
+  const first = await stream.next()
+  return (async function* () {
+    if (first.done) return
+    yield first.value
+    yield* stream
+  })()
+}
+
+export const TTS_ROUTES: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/',
+    scope: null,
+    versionRequired: true,
+    concurrent: false,
+    handle: async ({ version }) => ({ status: 200, json: { status: 'ok', version } }),
+  },
+  {
+    method: 'POST',
+    path: '/text_to_speech',
+    scope: 'text_to_speech',
+    versionRequired: false,
+    concurrent: true,
+    handle: async (context) => {
+      const { request, format } = await synthesisBody(context, 'wav')
+      const audio = await context.engine.synthesize({ ...request, output_format: format }, { signal: context.signal })
+      return { status: 200, headers: { 'content-type': contentType(format) }, body: audio }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/text_to_speech/streaming',
+    scope: 'text_to_speech',
+    versionRequired: false,
+    concurrent: true,
+    handle: async (context) => {
+      const { request, format } = await synthesisBody(context, 'raw')
+      const stream = context.engine.stream({ ...request, output_format: format }, { signal: context.signal })
+      return { status: 200, headers: { 'content-type': contentType(format) }, stream: await startStream(stream) }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/text_to_speech/with_timestamps',
+    scope: 'text_to_speech',
+    versionRequired: false,
+    concurrent: true,
+    handle: async (context) => {
+      const { request, format } = await synthesisBody(context, 'raw')
+      return { status: 200, json: await context.engine.synthesizeWithTimestamps({ ...request, output_format: format }, { signal: context.signal }) }
+    },
+  },
+  {
+    method: 'POST',
+    path: '/voices',
+    scope: 'voices',
+    versionRequired: false,
+    concurrent: false,
+    handle: async ({ engine, body }) => ({ status: 200, json: await engine.voices.list(parseWith(listVoicesSchema, body ?? {}, 'voice list request')) }),
+  },
+]

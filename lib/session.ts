@@ -1,0 +1,267 @@
+/**
+ * The writable speech session: text is written in pieces, planned a sentence at a time as it
+ * becomes complete, and synthesised on native streams while more text arrives. Every entry point
+ * of the engine runs on a session (a whole transcript is one write and an end), so a transcript
+ * gives the same audio and words however it was written.
+ */
+import { AlignmentBuilder, type TimedWord } from './alignment.js'
+import type { CallScope } from './call-scope.js'
+import { TtsError } from './errors.js'
+import type { NativeChunk, NativeChunkPlan, NativeSynthStream } from './native.js'
+import { SpeechPlanner } from './text/plan.js'
+import type { Chunk, PlanOptions, SourceWord, SpeechPlan } from './text/types.js'
+
+/** One piece of a speech stream: audio in the requested encoding (no container) and its words. */
+export interface SpeechChunk {
+  audio: Buffer
+  samples: number
+  /** Sample offset of this chunk from the start of the stream. */
+  offsetSamples: number
+  /** Words whose audio this chunk holds, timed in ms from the start of the stream. */
+  words: TimedWord[]
+}
+
+export interface SpeechSession extends AsyncIterable<SpeechChunk> {
+  /** Appends text; complete sentences are synthesised as they arrive. */
+  write(text: string): void
+  /** Synthesises everything written so far now, even an unfinished sentence (a tag still open keeps waiting). */
+  flush(): void
+  /** No more text: the rest is spoken, then iteration ends. */
+  end(): void
+  /** Stops at once; iteration then throws TtsError ABORTED (or `reason` when it is a TtsError). */
+  abort(reason?: unknown): void
+}
+
+/** What a session needs from the engine: native synthesis for its voice and format. */
+export interface SessionSynthesis {
+  plan: PlanOptions
+  sampleRate: number
+  bytesPerSample: number
+  /** Longest text waiting for its sentence to end, in UTF-16 characters. */
+  maxPendingChars: number
+  /** Longest audio of the session, breaks included. */
+  maxAudioSeconds: number
+  /** Refuses a planned take before it is synthesised (throws a TtsError). */
+  checkPlan?: (plan: SpeechPlan) => void
+  /** Starts synthesising planned chunks at once. */
+  start(chunks: NativeChunkPlan[]): NativeSynthStream
+  /** Called once when the session is over: read to the end, left early, or aborted. */
+  finished?: () => void
+}
+
+/** Chunks planned together, and the index after the last word they speak. */
+interface Take {
+  chunks: Chunk[]
+  wordsEnd: number
+}
+
+interface StartedTake extends Take {
+  stream: NativeSynthStream
+}
+
+function endsWithBreak(chunk: Chunk | undefined): boolean {
+  return chunk?.pieces[chunk.pieces.length - 1]?.kind === 'break'
+}
+
+/**
+ * The scope keeps its cancel callback until the call is collected, so the callback must not hold
+ * the session (which holds the scope), or a session its reader drops could never be collected.
+ * Built outside the class, so its closure cannot share a context that holds `this`.
+ */
+function cancelStreams(streams: Set<NativeSynthStream>, session: WeakRef<{ wakeReader(): void }>): () => void {
+  return () => {
+    for (const stream of streams) stream.cancel()
+    session.deref()?.wakeReader()
+  }
+}
+
+export class WritableSpeechSession implements SpeechSession {
+  private readonly planner: SpeechPlanner
+  private readonly words: SourceWord[] = []
+  /** Planned takes not yet handed to a native stream. */
+  private readonly planned: Take[] = []
+  private readonly streams = new Set<NativeSynthStream>()
+  /** The last chunk handed to a native stream: the next take's edges depend on it. */
+  private previousChunk: Chunk | undefined
+  private planning: Promise<void> | undefined
+  private planAgain = false
+  private endRequested = false
+  private allPlanned = false
+  private failure: TtsError | undefined
+  private wake: (() => void) | undefined
+  private iterated = false
+  private finished = false
+
+  /** `scope` is the call: the caller's signal and engine.close() abort it. */
+  constructor(
+    private readonly synthesis: SessionSynthesis,
+    private readonly scope: CallScope,
+  ) {
+    this.planner = new SpeechPlanner(synthesis.plan)
+    scope.onCancel(cancelStreams(this.streams, new WeakRef(this)))
+    scope.signal.addEventListener('abort', () => this.finish(), { once: true })
+  }
+
+  write(text: string): void {
+    if (typeof text !== 'string') throw new TtsError('INVALID_REQUEST', 'write() takes a string')
+    if (this.endRequested) throw new TtsError('INVALID_REQUEST', 'write() after end()')
+    if (this.finished || this.failure) return  // aborted, failed or left by its reader: nothing more is spoken
+    if (this.planner.pendingLength + text.length > this.synthesis.maxPendingChars) {
+      this.fail(new TtsError('TRANSCRIPT_TOO_LONG', `more than ${this.synthesis.maxPendingChars} characters are waiting for a sentence to end`))
+      return
+    }
+    this.planner.write(text)
+    this.schedulePlanning()
+  }
+
+  flush(): void {
+    if (this.endRequested || this.finished) return
+    this.planner.flush()
+    this.schedulePlanning()
+  }
+
+  end(): void {
+    if (this.endRequested) return
+    this.endRequested = true
+    this.planner.end()
+    this.schedulePlanning()
+  }
+
+  abort(reason?: unknown): void {
+    this.scope.abort(reason)
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<SpeechChunk> {
+    if (this.iterated) throw new TtsError('INVALID_REQUEST', 'a speech session can be read only once')
+    this.iterated = true
+    return this.chunks()
+  }
+
+  private finish(): void {
+    if (this.finished) return
+    this.finished = true
+    this.synthesis.finished?.()
+  }
+
+  private fail(error: TtsError): void {
+    this.failure ??= error
+    this.notify()
+  }
+
+  /** Wakes a reader waiting for planned text (an abort must not leave it waiting). */
+  wakeReader(): void {
+    this.notify()
+  }
+
+  private notify(): void {
+    const wake = this.wake
+    this.wake = undefined
+    wake?.()
+  }
+
+  /** Plans on a later microtask, so writes made together are planned together. */
+  private schedulePlanning(): void {
+    if (this.planning) {
+      this.planAgain = true
+      return
+    }
+    this.planning = Promise.resolve().then(() => this.planLoop())
+  }
+
+  private async planLoop(): Promise<void> {
+    do {
+      this.planAgain = false
+      const ending = this.endRequested
+      try {
+        const plan = await this.planner.take()
+        this.synthesis.checkPlan?.(plan)
+        this.words.push(...plan.words)
+        if (plan.chunks.length > 0) this.planned.push({ chunks: plan.chunks, wordsEnd: this.words.length })
+        if (ending) this.allPlanned = true
+      } catch (error) {
+        this.fail(error instanceof TtsError ? error : new TtsError('SYNTHESIS_FAILED', String(error), { cause: error }))
+      }
+      this.notify()
+    } while (this.planAgain && !this.failure && !this.finished)
+    this.planning = undefined
+  }
+
+  /** Hands a take's chunks to a new native stream, which starts synthesising at once. */
+  private start({ chunks, wordsEnd }: Take): StartedTake {
+    const native = chunks.map((chunk, index): NativeChunkPlan => {
+      const previous = index > 0 ? chunks[index - 1] : this.previousChunk
+      return {
+        pieces: chunk.pieces,
+        breakBefore: endsWithBreak(previous),
+        breakAfter: chunks[index + 1]?.pieces[0]?.kind === 'break',
+        continued: previous?.continues === true,
+        continues: chunk.continues === true,
+      }
+    })
+    this.previousChunk = chunks[chunks.length - 1]
+    const stream = this.synthesis.start(native)
+    this.streams.add(stream)
+    return { chunks, wordsEnd, stream }
+  }
+
+  /** The next planned take, started; undefined once everything is spoken. */
+  private async nextTake(): Promise<StartedTake | undefined> {
+    for (;;) {
+      this.scope.throwIfAborted()
+      const take = this.planned.shift()
+      if (take) return this.start(take)
+      if (this.failure) throw this.failure
+      if (this.allPlanned) return undefined
+      await new Promise<void>((resolve) => {
+        this.wake = resolve
+      })
+    }
+  }
+
+  private async nextAudio(stream: NativeSynthStream): Promise<NativeChunk | null> {
+    const audio = await stream.next().catch((cause: unknown) => {
+      throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    })
+    this.scope.throwIfAborted()
+    if (audio && audio.audio.length !== audio.samples * this.synthesis.bytesPerSample) {
+      throw new TtsError('SYNTHESIS_FAILED', 'native chunk size mismatch')
+    }
+    return audio
+  }
+
+  private async *chunks(): AsyncGenerator<SpeechChunk> {
+    const alignment = new AlignmentBuilder(this.words, this.synthesis.sampleRate)
+    const { maxAudioSeconds, sampleRate } = this.synthesis
+    let offsetSamples = 0
+    let upcoming: StartedTake | undefined
+    try {
+      for (;;) {
+        const take = upcoming ?? (await this.nextTake())
+        upcoming = undefined
+        if (!take) return
+        for (let index = 0; index < take.chunks.length; index++) {
+          // The next take synthesises while this one is read.
+          const next = upcoming ? undefined : this.planned.shift()
+          if (next) upcoming = this.start(next)
+          const audio = await this.nextAudio(take.stream)
+          if (!audio) throw new TtsError('SYNTHESIS_FAILED', 'a native stream ended before its last chunk')
+          if (offsetSamples + audio.samples > maxAudioSeconds * sampleRate) {
+            throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${maxAudioSeconds} s a request`, { extra: { max_seconds: maxAudioSeconds } })
+          }
+          const throughWord = index === take.chunks.length - 1 ? take.wordsEnd - 1 : undefined
+          const words = alignment.addChunk(take.chunks[index]!, audio, offsetSamples, throughWord)
+          yield { audio: audio.audio, samples: audio.samples, offsetSamples, words }
+          offsetSamples += audio.samples
+        }
+        take.stream.cancel()
+        this.streams.delete(take.stream)
+      }
+    } finally {
+      // A reader that stops early stops the native work and the session.
+      for (const stream of this.streams) stream.cancel()
+      this.streams.clear()
+      this.allPlanned = true
+      this.finish()
+    }
+  }
+}

@@ -1,0 +1,156 @@
+/** Starts the service on each adapter over loopback, and the clients the server tests use. */
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import express from 'express'
+import Fastify from 'fastify'
+import WebSocket from 'ws'
+import type { Engine } from '../../lib/index.js'
+import { createTtsRouter } from '../../lib/server/express.js'
+import ttsPlugin from '../../lib/server/fastify.js'
+import { TtsService, type ServiceOptions } from '../../lib/server/service.js'
+import { closeWithin, createTtsServer } from '../../lib/server/standalone.js'
+
+export const ADAPTERS = ['standalone', 'express', 'fastify'] as const
+export type AdapterName = (typeof ADAPTERS)[number]
+
+export interface Running {
+  base: string
+  ws: string
+  service: TtsService
+  /** Graceful shutdown with the given deadline. */
+  close(deadlineMs?: number): Promise<void>
+}
+
+export async function start(adapter: AdapterName, options: Omit<ServiceOptions, 'engine'> & { engine: Engine }): Promise<Running> {
+  const service = new TtsService(options)
+  let close: (deadlineMs?: number) => Promise<void>
+  let address: AddressInfo
+  if (adapter === 'standalone') {
+    const server = createTtsServer(service)
+    address = await server.listen(0, '127.0.0.1')
+    close = (deadlineMs) => server.close(deadlineMs)
+  } else if (adapter === 'express') {
+    const app = express()
+    const router = createTtsRouter(service)
+    app.use(router)
+    const server: Server = createServer(app)
+    router.attachWebSocket(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    address = server.address() as AddressInfo
+    close = async (deadlineMs) => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      await router.close(deadlineMs)
+      server.closeIdleConnections()
+      await closeWithin(closed, server, 1000)
+    }
+  } else {
+    const app = Fastify()
+    await app.register(ttsPlugin, { service, shutdownDeadlineMs: 10_000 })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    address = app.server.address() as AddressInfo
+    close = async () => {
+      await app.close()
+    }
+  }
+  const host = `127.0.0.1:${address.port}`
+  return { base: `http://${host}`, ws: `ws://${host}`, service, close }
+}
+
+export const KEY = 'sk_test_full_access_key_0123456789abcdef'
+export const VOICES_ONLY_KEY = 'sk_test_voices_only_key_0123456789abcdef'
+export const TEST_KEYS = [
+  { key: KEY, name: 'full' },
+  { key: VOICES_ONLY_KEY, name: 'voices only', scopes: ['voices' as const] },
+]
+
+export function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    ...(signal && { signal }),
+    headers: { 'content-type': 'application/json', 'x-api-key': KEY, version: 'v1', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+/**
+ * A streaming request on node:http: `received(bytes)` resolves once that much audio came in, and
+ * `disconnect()` destroys the socket: a real disconnect (fetch's abort may leave the connection open).
+ */
+export function openStream(base: string, body: unknown): { received(bytes: number): Promise<void>; disconnect(): void } {
+  let total = 0
+  const waiters: { bytes: number; resolve: () => void }[] = []
+  const request = httpRequest(`${base}/text_to_speech/streaming`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY } }, (response) => {
+    response.on('data', (part: Buffer) => {
+      total += part.length
+      for (const waiter of waiters.filter((w) => total >= w.bytes)) waiter.resolve()
+    })
+  })
+  request.on('error', () => {})
+  request.end(JSON.stringify(body))
+  return {
+    received: (bytes) => new Promise((resolve) => (total >= bytes ? resolve() : waiters.push({ bytes, resolve }))),
+    disconnect: () => request.destroy(),
+  }
+}
+
+/** A WebSocket client that records every event. */
+export class WsClient {
+  readonly events: Record<string, unknown>[] = []
+  readonly socket: WebSocket
+  closed: Promise<{ code: number }>
+
+  private constructor(socket: WebSocket) {
+    this.socket = socket
+    socket.on('message', (data) => this.events.push(JSON.parse(String(data)) as Record<string, unknown>))
+    this.closed = new Promise((resolve) => socket.once('close', (code) => resolve({ code })))
+  }
+
+  static connect(url: string, options: WebSocket.ClientOptions = {}): Promise<WsClient> {
+    const socket = new WebSocket(url, options)
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new WsClient(socket)))
+      socket.once('unexpected-response', (_request, response) => {
+        let body = ''
+        response.on('data', (part: Buffer) => (body += String(part)))
+        response.on('end', () => reject(Object.assign(new Error(`refused ${response.statusCode}`), { status: response.statusCode, body: JSON.parse(body) as unknown, headers: response.headers })))
+      })
+      socket.once('error', reject)
+    })
+  }
+
+  send(message: unknown): void {
+    this.socket.send(JSON.stringify(message))
+  }
+
+  of(contextId: string): Record<string, unknown>[] {
+    return this.events.filter((e) => e.context_id === contextId)
+  }
+
+  /** The context's audio joined (PCM bytes). */
+  audio(contextId: string): Buffer {
+    return Buffer.concat(this.of(contextId).map((e) => Buffer.from(String(e.audio ?? ''), 'base64')))
+  }
+
+  finished(contextId: string): boolean {
+    return this.of(contextId).some((e) => e.final === true && e.audio === '' && this.of(contextId).indexOf(e) === this.of(contextId).length - 1 && this.of(contextId).length >= 2)
+  }
+
+  async until(condition: () => boolean, ms = 20_000): Promise<void> {
+    const deadline = Date.now() + ms
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`timed out; events: ${JSON.stringify(this.events.map((e) => ({ ...e, audio: e.audio ? `${String(e.audio).length}b64` : e.audio })))}`)
+      await sleep(5)
+    }
+  }
+}
+
+export async function waitUntil(condition: () => boolean, ms = 5000): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > deadline) return false
+    await sleep(5)
+  }
+  return true
+}

@@ -1,0 +1,102 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { decodeWav } from '../helpers/audio.js'
+import { voiceId } from '../helpers/engine.js'
+import { ADAPTERS } from '../helpers/server.js'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const run = promisify(execFile)
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli.ts', ...args], { cwd: root })
+
+/** Starts `svc-tts serve` and collects its stdout lines. */
+function serve(dataDir: string, framework: string): { child: ChildProcess; lines: string[]; waitFor(test: (line: string) => boolean): Promise<string>; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--framework', framework], { cwd: root, env: { ...process.env, SVC_TTS_API_KEYS: '' } })
+  const lines: string[] = []
+  let pending = ''
+  const waiters: { test: (line: string) => boolean; resolve: (line: string) => void }[] = []
+  child.stdout!.on('data', (part: Buffer) => {
+    pending += String(part)
+    const complete = pending.split('\n')
+    pending = complete.pop()!
+    for (const line of complete) {
+      lines.push(line)
+      for (const waiter of waiters.filter((w) => w.test(line))) waiter.resolve(line)
+    }
+  })
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return {
+    child,
+    lines,
+    exit,
+    waitFor: (test) => new Promise((resolve) => {
+      const found = lines.find(test)
+      if (found) resolve(found)
+      else waiters.push({ test, resolve })
+    }),
+  }
+}
+
+const kal = { model_id: 'svc_pro_v1.0', transcript: 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background. It is easy to tell the depth of a well. '.repeat(12), voice: { mode: 'id', id: voiceId('Kal') } }
+
+describe.each(ADAPTERS)('svc-tts serve --framework %s', (framework) => {
+  it('creates and prints a key once, keeps only its hash, logs each request, and shuts down gracefully on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-tts-serve-'))
+    const first = serve(dataDir, framework)
+    const listening = JSON.parse(await first.waitFor((line) => line.includes('"listening"'))) as { url: string }
+    const key = first.lines.find((line) => line.startsWith('sk_'))!
+    expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/)
+    const file = readFileSync(path.join(dataDir, 'api-keys.json'), 'utf8')
+    expect(file).not.toContain(key)
+    expect(file).toContain(JSON.parse(file).keys[0].hash)
+
+    const status = await fetch(`${listening.url}/`, { headers: { version: 'v1' } })
+    expect(await status.json()).toEqual({ status: 'ok', version: 'v1' })
+    const requestId = status.headers.get('x-request-id')!
+    const logged = JSON.parse(await first.waitFor((line) => line.includes(requestId))) as Record<string, unknown>
+    expect(logged).toMatchObject({ msg: 'request', method: 'GET', path: '/', status: 200, request_id: requestId })
+
+    const headers = { 'content-type': 'application/json', 'x-api-key': key }
+    const expected = decodeWav(Buffer.from(await (await fetch(`${listening.url}/text_to_speech`, { method: 'POST', headers, body: JSON.stringify(kal) })).arrayBuffer())).data
+    const streaming = await fetch(`${listening.url}/text_to_speech/streaming`, { method: 'POST', headers, body: JSON.stringify(kal) })
+    const reader = streaming.body!.getReader()
+    const parts = [Buffer.from((await reader.read()).value!)]
+    first.child.kill('SIGTERM')
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      parts.push(Buffer.from(value))
+    }
+    expect(Buffer.concat(parts).equals(expected)).toBe(true)  // the stream in flight finished
+    expect(await first.exit).toBe(0)
+    expect(first.lines.some((line) => line.includes('"stopped"'))).toBe(true)
+
+    // A second start finds the key file: no new key is printed, and the first key still works.
+    const second = serve(dataDir, framework)
+    const again = JSON.parse(await second.waitFor((line) => line.includes('"listening"'))) as { url: string }
+    expect(second.lines.some((line) => line.startsWith('sk_'))).toBe(false)
+    expect((await fetch(`${again.url}/voices`, { method: 'POST', headers, body: '{"limit":1}' })).status).toBe(200)
+    second.child.kill('SIGINT')
+    expect(await second.exit).toBe(0)
+  })
+})
+
+describe('svc-tts keys', () => {
+  it('creates, lists and revokes keys, storing only hashes', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-tts-keys-'))
+    const { stdout } = await cli('keys', 'create', '--name', 'reader', '--scopes', 'voices', '--data-dir', dataDir)
+    const key = stdout.trim()
+    expect(key).toMatch(/^sk_/)
+    expect(readFileSync(path.join(dataDir, 'api-keys.json'), 'utf8')).not.toContain(key)
+    const listed = (await cli('keys', 'list', '--data-dir', dataDir)).stdout.trim().split('\n')
+    expect(listed.length).toBe(1)
+    const [id, name, scopes] = listed[0]!.split(/\s+/)
+    expect([name, scopes]).toEqual(['reader', 'voices'])
+    await cli('keys', 'revoke', id!, '--data-dir', dataDir)
+    expect((await cli('keys', 'list', '--data-dir', dataDir)).stdout.trim()).toBe('')
+    await expect(cli('keys', 'create', '--scopes', 'admin', '--data-dir', dataDir)).rejects.toThrow(/unknown scope/)
+  })
+})
