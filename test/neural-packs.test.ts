@@ -223,6 +223,12 @@ describe('packs in the engine', () => {
     ])
     expect(new Set(all.map((v) => v.voice_id)).size).toBe(all.length)
     expect(await engine.voices.get(packVoiceId({ type: 'kokoro', name: 'kokoro-timestamped' }, 'af_heart'))).toMatchObject({ gender: 'Female' })
+    const heart = packVoiceId({ type: 'kokoro', name: 'kokoro-timestamped' }, 'af_heart')
+    expect(await engine.voices.getBatch([voiceId('Sarah'), heart, 'no-such-voice'])).toMatchObject({
+      voices: [{ name: 'Sarah' }, { name: 'af_heart (kokoro-timestamped)' }], not_found: ['no-such-voice'],
+    })
+    await expect(engine.voices.update(heart, { name: 'mine' })).rejects.toMatchObject({ code: 'VOICE_READ_ONLY' })
+    await expect(engine.voices.delete(heart)).rejects.toMatchObject({ code: 'VOICE_READ_ONLY' })
   })
 
   it('keep the event loop free while neural streams run on the pool', async () => {
