@@ -36,7 +36,7 @@ function methodSection(): string {
     '',
     `- Texts (bench/texts.ts): a two-sentence text ("${TWO_SENTENCES}"), ${HARVARD_SENTENCES.length} Harvard sentences spoken one request (or one process) each and summed, and a ${wordCount(THOUSAND_WORDS)}-word paragraph spoken as one request (or process).`,
     '- In-process: `engine.speak()` with raw 16-bit PCM at the synthesizer\'s own rate (espeak-ng 22.05 kHz, flite 16 kHz, as the CLIs write), plus espeak-ng at 44.1 kHz. First audio is the time from calling `speak()` to its first chunk. Each synthesizer runs in its own child process after 5 warm-up runs; the two-sentence text is spoken 40 times; the RTF figures are the median of 3 repeats.',
-    '- CLIs: `espeak-ng -v en-us+f3 -w PIPE TEXT`, `flite -voice slt|kal16 -t TEXT -o PIPE`, where PIPE is a named pipe the harness reads (a real pipe, like `|` in a shell). First audio is the first byte of the WAV; whole time is the process\'s exit; the audio length comes from the WAV\'s byte count. Same warm-up, repeats and texts as in-process.',
+    '- CLIs: `espeak-ng -v en-us+f3 -w FILE TEXT`, `flite -voice VOICE -t TEXT -o FILE`, writing to a file as users run them. Its audio is there once the process exits, so a CLI\'s first audio is its whole run; the audio length comes from the WAV\'s byte count. Same warm-up, repeats and texts as in-process.',
     '- RTF = wall time / audio time (lower is faster). Peak RSS: in-process, `process.resourceUsage().maxRSS` of the child at the end (the whole Node process); CLIs, GNU `time -f %M` in separate runs of the two-sentence and 1000-word texts (the larger is shown).',
     '- Concurrency: in a fresh child per synthesizer, 1, 2, 4 and 8 streams of the 1000-word text start at once and are read as fast as they come; throughput is audio seconds delivered per wall second; event-loop lag is how late a 2 ms timer fires meanwhile.',
   ].join('\n')
@@ -55,7 +55,7 @@ function firstAudioSection(results: HarnessResults): string {
   return [
     '## Time to first audio, two-sentence text',
     '',
-    table(['synthesizer', 'in-process first chunk, median', 'p95', 'in-process whole text', 'CLI first byte, median', 'p95', 'CLI whole process'], rows),
+    table(['synthesizer', 'in-process first chunk, median', 'p95', 'in-process whole text', 'CLI first audio (file), median', 'p95', 'CLI whole process'], rows),
   ].join('\n')
 }
 
@@ -73,7 +73,7 @@ function realTimeFactorSection(results: HarnessResults): string {
     '## Real-time factor',
     '',
     table(
-      ['synthesizer', 'in-process, 20 sentences', 'CLI, 20 sentences', 'in-process, 1000 words', 'CLI, 1000 words', 'in-process first chunk, 1000 words', 'CLI first byte, 1000 words'],
+      ['synthesizer', 'in-process, 20 sentences', 'CLI, 20 sentences', 'in-process, 1000 words', 'CLI, 1000 words', 'in-process first chunk, 1000 words', 'CLI first audio (file), 1000 words'],
       rows,
     ),
   ].join('\n')

@@ -1,5 +1,7 @@
 /**
- * `npm run bench`: runs the harness and the tinybench suite, writes bench/RESULTS.md and prints it.
+ * `npm run bench:detail`: runs the harness (first audio, RTF, memory, concurrency against the
+ * CLIs) and the tinybench suite, writes bench/DETAIL.md and prints it. `npm run bench` measures
+ * the issue-6 targets (bench/acceptance.ts, bench/RESULTS.md).
  */
 import { writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -18,5 +20,5 @@ process.stderr.write('[bench] tinybench suite\n')
 const suite = await runSuite()
 const run = { startedAt, durationSeconds: (performance.now() - started) / 1000, machine, loadAverageAfter: os.loadavg()[0]! }
 const report = renderReport(run, results, checkTargets(results), suite)
-writeFileSync(fileURLToPath(new URL('./RESULTS.md', import.meta.url)), report)
+writeFileSync(fileURLToPath(new URL('./DETAIL.md', import.meta.url)), report)
 process.stdout.write(report)

@@ -48,6 +48,22 @@ export const SUBJECTS: readonly Subject[] = [
     cli: { command: 'flite', args: (text, wavPath) => ['-voice', 'slt', '-t', text, '-o', wavPath] },
   },
   {
+    id: 'rms',
+    label: 'flite rms (Richard, svc_pro_v1.0)',
+    model_id: 'svc_pro_v1.0',
+    voiceName: 'Richard',
+    sampleRate: 16000,
+    cli: { command: 'flite', args: (text, wavPath) => ['-voice', 'rms', '-t', text, '-o', wavPath] },
+  },
+  {
+    id: 'awb',
+    label: 'flite awb (Alan, svc_pro_v1.0)',
+    model_id: 'svc_pro_v1.0',
+    voiceName: 'Alan',
+    sampleRate: 16000,
+    cli: { command: 'flite', args: (text, wavPath) => ['-voice', 'awb', '-t', text, '-o', wavPath] },
+  },
+  {
     id: 'kal16',
     label: 'flite kal16 (Kal, svc_pro_v1.0)',
     model_id: 'svc_pro_v1.0',

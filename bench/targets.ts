@@ -85,7 +85,7 @@ function fliteStreams(results: HarnessResults, subjectId: string, name: string):
     target: `flite ${name} streams before the whole 1000-word text is done (first audio within ${STREAMING_SHARE * 100}% of the whole)`,
     measured:
       `first chunk ${ms(engine.paragraph.firstAudioMs)} of ${ms(engine.paragraph.wallMs)} (${(share * 100).toFixed(1)}%); ` +
-      `CLI first byte ${ms(cli?.paragraph.firstAudioMs ?? Number.NaN)} of ${ms(cli?.paragraph.wallMs ?? Number.NaN)}`,
+      `CLI first audio (file) ${ms(cli?.paragraph.firstAudioMs ?? Number.NaN)} of ${ms(cli?.paragraph.wallMs ?? Number.NaN)}`,
     met,
     reading: 'Each chunk is its own utterance, delivered as soon as it is done; the CLI writes the WAV only after the whole text.',
   }

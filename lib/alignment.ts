@@ -51,7 +51,8 @@ export class AlignmentBuilder {
   ) {}
 
   /**
-   * Times the words of `chunk`, whose audio begins `offsetSamples` into the stream. With
+   * Times the words of `chunk` from its last stretch of audio; the chunk begins `offsetSamples`
+   * into the stream. With
    * `throughWord`, every word up to that index not yet timed belongs to this chunk too.
    */
   addChunk(chunk: Chunk, audio: NativeChunk, offsetSamples: number, throughWord?: number): TimedWord[] {
@@ -62,7 +63,7 @@ export class AlignmentBuilder {
       else ranges.set(word, [start, end])
     }
     chunk.pieces.forEach((piece, index) => {
-      if (piece.kind === 'phonemes') extend(piece.word, audio.pieceStarts[index] ?? 0, audio.pieceStarts[index + 1] ?? audio.samples)
+      if (piece.kind === 'phonemes') extend(piece.word, audio.pieceStarts[index] ?? 0, audio.pieceStarts[index + 1] ?? audio.chunkSamples)
     })
     for (const event of audio.words) {
       const piece = chunk.pieces[event.piece]

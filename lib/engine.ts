@@ -12,7 +12,7 @@ import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { DEFAULT_MODELS, ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelPack } from './models.js'
-import { loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
+import { fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import type { Device, PackOptions } from './neural/options.js'
 import { loadPack, type LoadedPack } from './neural/packs.js'
 import { CombinedVoiceStore, PackVoiceStore } from './neural/voices.js'
@@ -290,8 +290,14 @@ export class Engine {
       rendering: { espeakVariant: base, flite: base, speed: 1, pitch: 1, tuning: { espeak: tuning, flite: tuning } },
     }
     const format = { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 } as const
-    const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, scope)
-    return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
+    // Each render has its own scope under the clone's, so its cancel hooks go when it ends.
+    const renderScope = this.calls.begin(scope.signal)
+    try {
+      const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, renderScope)
+      return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
+    } finally {
+      renderScope.end()
+    }
   }
 
   private openStore(): VoiceStore {
@@ -408,7 +414,13 @@ export class Engine {
         maxPendingChars: this.maxTranscriptChars,
         maxAudioSeconds: this.maxAudioSeconds,
         ...(how.whole && { checkPlan: (plan) => checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed }) }),
-        start: (chunks) => new this.native.SynthStream({ ...nativePlan, chunks }),
+        start: (chunks) => {
+          try {
+            return new this.native.SynthStream({ ...nativePlan, chunks })
+          } catch (cause) {
+            throw fromNativeError(cause, 'synthesis could not start')
+          }
+        },
         ...(how.onFinish && { finished: how.onFinish }),
       },
       scope,
@@ -434,7 +446,9 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
       ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
     })
   } catch (cause) {
-    throw new TtsError('NATIVE_LOAD_FAILED', `the native engines failed to start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    // Whatever the addon's code, an engine that cannot start is NATIVE_LOAD_FAILED.
+    const error = fromNativeError(cause, 'the native engines failed to start')
+    throw new TtsError('NATIVE_LOAD_FAILED', error.message, { cause, ...(error.extra && { extra: error.extra }) })
   }
   const load = {
     device: options.device ?? 'cpu',

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { TtsError } from './errors.js'
+import { TtsError, type ErrorCode } from './errors.js'
 
 export interface NativePiece {
   kind: 'text' | 'phonemes' | 'break'
@@ -53,16 +53,23 @@ export interface NativeWord {
   end: number
 }
 
+/**
+ * A stretch of a chunk's audio, handed on as the backend makes it. The chunk's last stretch
+ * carries its words and piece starts (samples from the chunk's start) and its length.
+ */
 export interface NativeChunk {
   audio: Buffer
   samples: number
+  last: boolean
   words: NativeWord[]
-  /** Output sample where each piece starts, plus one final entry for the chunk's end. */
+  /** Output sample where each piece starts, plus one final entry for the chunk's end (last stretch only). */
   pieceStarts: number[]
+  /** The whole chunk's samples (last stretch only). */
+  chunkSamples: number
 }
 
 export interface NativeSynthStream {
-  /** The next chunk, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
+  /** The next stretch of audio, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
   next(): Promise<NativeChunk | null>
   cancel(): void
 }
@@ -168,6 +175,24 @@ export interface NativeAddon {
   transformVoice(samples: Buffer, sampleRate: number, params: NativeVoiceTransform): Promise<Buffer>
 }
 
+/** The TtsError code of each native error code (native/errors.h); anything else is SYNTHESIS_FAILED. */
+const NATIVE_ERROR_CODES: Record<string, ErrorCode> = {
+  ERR_SVC_ESPEAK_INIT: 'NATIVE_LOAD_FAILED',
+  ERR_SVC_INPUT_TOO_LONG: 'TRANSCRIPT_TOO_LONG',
+  // The library validates before calling the addon: a refused argument is our bug, not the user's.
+  ERR_SVC_INVALID_ARGUMENT: 'SYNTHESIS_FAILED',
+  ERR_SVC_SYNTHESIS: 'SYNTHESIS_FAILED',
+}
+
+/** A TtsError for whatever the addon threw or rejected with, keeping its native code in `extra`. */
+export function fromNativeError(cause: unknown, doing: string): TtsError {
+  if (cause instanceof TtsError) return cause
+  const nativeCode = (cause as { code?: unknown } | null)?.code
+  const code = (typeof nativeCode === 'string' && NATIVE_ERROR_CODES[nativeCode]) || 'SYNTHESIS_FAILED'
+  const message = cause instanceof Error ? cause.message : String(cause)
+  return new TtsError(code, `${doing}: ${message}`, { cause, ...(typeof nativeCode === 'string' && { extra: { native_code: nativeCode } }) })
+}
+
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 let loaded: NativeAddon | undefined
 
@@ -183,9 +208,9 @@ export function loadNative(): NativeAddon {
     loaded = (explicit ? require(explicit) : require('node-gyp-build')(packageRoot)) as NativeAddon
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause)
-    const hint = /lib(espeak-ng|flite|soxr)[\w.-]*\.so/.test(reason)
-      ? 'Install the runtime libraries: apt-get install -y libespeak-ng1 libflite1 libsoxr0 espeak-ng-data.'
-      : 'Build it with `npx cmake-js compile` (needs cmake, g++, pkg-config, libespeak-ng-dev, flite1-dev, libsoxr-dev).'
+    const hint = /lib(espeak-ng|flite|soxr|sndfile|aubio|rubberband)[\w.-]*\.so/.test(reason)
+      ? 'Install the runtime libraries: apt-get install -y libespeak-ng1 libflite1 libsoxr0 espeak-ng-data libsndfile1 libaubio5 librubberband2.'
+      : 'Build it with `npx cmake-js compile` (needs cmake, g++, pkg-config, libespeak-ng-dev, flite1-dev, libsoxr-dev, libsndfile1-dev, libaubio-dev, librubberband-dev).'
     throw new TtsError('NATIVE_LOAD_FAILED', `svc-tts could not load its native addon: ${reason}. ${hint}`, { cause })
   }
   return loaded

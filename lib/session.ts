@@ -7,17 +7,20 @@
 import { AlignmentBuilder, type TimedWord } from './alignment.js'
 import type { CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
-import type { NativeChunk, NativeChunkPlan, NativeSynthStream } from './native.js'
+import { fromNativeError, type NativeChunk, type NativeChunkPlan, type NativeSynthStream } from './native.js'
 import { SpeechPlanner } from './text/plan.js'
 import type { Chunk, PlanOptions, SourceWord, SpeechPlan } from './text/types.js'
 
-/** One piece of a speech stream: audio in the requested encoding (no container) and its words. */
+/**
+ * A stretch of a speech stream, as the backend made it: audio in the requested encoding (no
+ * container), and the words of the sentence (chunk) that this stretch ends.
+ */
 export interface SpeechChunk {
   audio: Buffer
   samples: number
-  /** Sample offset of this chunk from the start of the stream. */
+  /** Sample offset of this stretch from the start of the stream. */
   offsetSamples: number
-  /** Words whose audio this chunk holds, timed in ms from the start of the stream. */
+  /** Words timed in ms from the start of the stream, on the stretch that ends their chunk. */
   words: TimedWord[]
 }
 
@@ -59,20 +62,19 @@ interface StartedTake extends Take {
   stream: NativeSynthStream
 }
 
-function endsWithBreak(chunk: Chunk | undefined): boolean {
-  return chunk?.pieces[chunk.pieces.length - 1]?.kind === 'break'
-}
-
 /**
- * The scope keeps its cancel callback until the call is collected, so the callback must not hold
- * the session (which holds the scope), or a session its reader drops could never be collected.
- * Built outside the class, so its closure cannot share a context that holds `this`.
+ * Cancels the session's native streams. Made outside the session so that the closure holds only
+ * the streams: the scope keeps its canceller until the call is collected, and a closure made in
+ * the constructor would share a context that holds the session itself.
  */
-function cancelStreams(streams: Set<NativeSynthStream>, session: WeakRef<{ wakeReader(): void }>): () => void {
+function cancelAll(streams: Set<NativeSynthStream>): () => void {
   return () => {
     for (const stream of streams) stream.cancel()
-    session.deref()?.wakeReader()
   }
+}
+
+function endsWithBreak(chunk: Chunk | undefined): boolean {
+  return chunk?.pieces[chunk.pieces.length - 1]?.kind === 'break'
 }
 
 export class WritableSpeechSession implements SpeechSession {
@@ -98,8 +100,11 @@ export class WritableSpeechSession implements SpeechSession {
     private readonly scope: CallScope,
   ) {
     this.planner = new SpeechPlanner(synthesis.plan)
-    scope.onCancel(cancelStreams(this.streams, new WeakRef(this)))
-    scope.signal.addEventListener('abort', () => this.finish(), { once: true })
+    scope.onCancel(cancelAll(this.streams))
+    scope.signal.addEventListener('abort', () => {
+      this.notify()
+      this.finish()
+    }, { once: true })
   }
 
   write(text: string): void {
@@ -145,11 +150,6 @@ export class WritableSpeechSession implements SpeechSession {
 
   private fail(error: TtsError): void {
     this.failure ??= error
-    this.notify()
-  }
-
-  /** Wakes a reader waiting for planned text (an abort must not leave it waiting). */
-  wakeReader(): void {
     this.notify()
   }
 
@@ -220,7 +220,7 @@ export class WritableSpeechSession implements SpeechSession {
 
   private async nextAudio(stream: NativeSynthStream): Promise<NativeChunk | null> {
     const audio = await stream.next().catch((cause: unknown) => {
-      throw new TtsError('SYNTHESIS_FAILED', `synthesis failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+      throw fromNativeError(cause, 'synthesis failed')
     })
     this.scope.throwIfAborted()
     if (audio && audio.audio.length !== audio.samples * this.synthesis.bytesPerSample) {
@@ -243,15 +243,20 @@ export class WritableSpeechSession implements SpeechSession {
           // The next take synthesises while this one is read.
           const next = upcoming ? undefined : this.planned.shift()
           if (next) upcoming = this.start(next)
-          const audio = await this.nextAudio(take.stream)
-          if (!audio) throw new TtsError('SYNTHESIS_FAILED', 'a native stream ended before its last chunk')
-          if (offsetSamples + audio.samples > maxAudioSeconds * sampleRate) {
-            throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${maxAudioSeconds} s a request`, { extra: { max_seconds: maxAudioSeconds } })
+          const chunkOffset = offsetSamples
+          // A chunk's audio comes in stretches as the backend makes it; its words with the last.
+          for (let last = false; !last; ) {
+            const audio = await this.nextAudio(take.stream)
+            if (!audio) throw new TtsError('SYNTHESIS_FAILED', 'a native stream ended before its last chunk')
+            if (offsetSamples + audio.samples > maxAudioSeconds * sampleRate) {
+              throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${maxAudioSeconds} s a request`, { extra: { max_seconds: maxAudioSeconds } })
+            }
+            last = audio.last
+            const throughWord = last && index === take.chunks.length - 1 ? take.wordsEnd - 1 : undefined
+            const words = last ? alignment.addChunk(take.chunks[index]!, audio, chunkOffset, throughWord) : []
+            if (audio.samples > 0 || words.length > 0) yield { audio: audio.audio, samples: audio.samples, offsetSamples, words }
+            offsetSamples += audio.samples
           }
-          const throughWord = index === take.chunks.length - 1 ? take.wordsEnd - 1 : undefined
-          const words = alignment.addChunk(take.chunks[index]!, audio, offsetSamples, throughWord)
-          yield { audio: audio.audio, samples: audio.samples, offsetSamples, words }
-          offsetSamples += audio.samples
         }
         take.stream.cancel()
         this.streams.delete(take.stream)

@@ -1,5 +1,6 @@
 // The interface every synthesis backend implements: one piece of text (or of phonemes in the
-// backend's own alphabet) in, float PCM at the backend's native rate and word timings out.
+// backend's own alphabet) in; 16-bit PCM at the backend's native rate out as the backend makes it,
+// and word timings.
 #pragma once
 
 #include <atomic>
@@ -29,19 +30,22 @@ struct WordTiming {
   int64_t endSample = -1;  // -1 until known
 };
 
-struct PieceAudio {
-  int sampleRate = 0;
-  std::vector<float> samples;
-  std::vector<WordTiming> words;
+// Receives a piece's audio while the backend synthesises it.
+class AudioSink {
+ public:
+  virtual ~AudioSink() = default;
+  virtual void Start(int sampleRate) = 0;  // once, before any audio
+  virtual void Audio(const int16_t* samples, size_t count) = 0;
 };
 
 class Backend {
  public:
   virtual ~Backend() = default;
-  // Returns false when `cancelled` stopped the work early (the audio is then incomplete).
-  // Throws std::runtime_error on failure.
+  // Streams the piece's audio into `sink` and appends its word timings (samples at the backend's
+  // rate, from the piece's start) to `words`. Returns false when `cancelled` stopped the work
+  // early (the audio is then incomplete). Throws std::runtime_error on failure.
   virtual bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
-                     PieceAudio& out) = 0;
+                     AudioSink& sink, std::vector<WordTiming>& words) = 0;
 };
 
 // Code point offset of a UTF-8 byte offset (counts lead bytes before it).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <optional>
 
 #include "random.h"
 
@@ -14,18 +16,8 @@ constexpr float kDigitalSilence = 0.5f / 32768.0f;
 constexpr float kQuiet = 0.002f;
 // Speech cut mid-clause keeps this much of its edge silence, so words do not collide.
 constexpr double kJoinMarginSeconds = 0.015;
-
-size_t SkipLeading(const std::vector<float>& pcm, size_t begin, size_t end, float threshold, size_t keep) {
-  size_t first = begin;
-  while (first < end && std::fabs(pcm[first]) < threshold) ++first;
-  return first - begin > keep ? first - keep : begin;
-}
-
-size_t SkipTrailing(const std::vector<float>& pcm, size_t begin, size_t end, float threshold, size_t keep) {
-  size_t last = end;
-  while (last > begin && std::fabs(pcm[last - 1]) < threshold) --last;
-  return end - last > keep ? last + keep : end;
-}
+// Audio goes to the reader as soon as a chunk has some, then in pieces of about this length.
+constexpr double kPieceSeconds = 0.2;
 
 // Is the neighbour at `index` (which may lie in the previous or next chunk) a break?
 bool IsBreak(const ChunkJob& job, size_t index) {
@@ -34,57 +26,211 @@ bool IsBreak(const ChunkJob& job, size_t index) {
   return job.pieces[index].kind == PieceJob::Kind::Break;
 }
 
+// Trims a piece's edge silence as its samples stream through: leading samples below a threshold
+// are dropped but for the last `keep`, and a trailing run below one is held back until louder
+// audio follows, or cut to its first `keep` samples at the end. A threshold of 0 trims nothing.
+class EdgeTrimmer {
+ public:
+  EdgeTrimmer(float leadThreshold, size_t leadKeep, float trailThreshold, size_t trailKeep)
+      : leadThreshold_(leadThreshold), leadKeep_(leadKeep), trailThreshold_(trailThreshold), trailKeep_(trailKeep),
+        leading_(leadThreshold > 0) {}
+
+  void Push(const float* samples, size_t count, std::vector<float>& out) {
+    for (size_t i = 0; i < count; ++i) {
+      const float x = samples[i];
+      if (leading_) {
+        if (std::fabs(x) < leadThreshold_) {
+          lead_.push_back(x);
+          if (lead_.size() > leadKeep_) {
+            lead_.pop_front();
+            ++dropped_;
+          }
+          continue;
+        }
+        leading_ = false;
+        for (float held : lead_) Trail(held, out);
+        lead_.clear();
+      }
+      Trail(x, out);
+    }
+  }
+
+  void Finish(std::vector<float>& out) {
+    for (float held : lead_) Trail(held, out);
+    lead_.clear();
+    const size_t keep = std::min(trail_.size(), trailThreshold_ > 0 ? trailKeep_ : trail_.size());
+    out.insert(out.end(), trail_.begin(), trail_.begin() + static_cast<std::ptrdiff_t>(keep));
+    trail_.clear();
+  }
+
+  // Samples dropped from the start.
+  size_t Dropped() const { return dropped_; }
+
+ private:
+  void Trail(float x, std::vector<float>& out) {
+    if (trailThreshold_ > 0 && std::fabs(x) < trailThreshold_) {
+      trail_.push_back(x);
+      return;
+    }
+    out.insert(out.end(), trail_.begin(), trail_.end());
+    trail_.clear();
+    out.push_back(x);
+  }
+
+  const float leadThreshold_;
+  const size_t leadKeep_;
+  const float trailThreshold_;
+  const size_t trailKeep_;
+  bool leading_;
+  size_t dropped_ = 0;
+  std::deque<float> lead_;
+  std::vector<float> trail_;
+};
+
+// Collects a chunk's output samples and sends them on, encoded, in pieces.
+class ChunkWriter {
+ public:
+  ChunkWriter(const StreamConfig& config, const AudioOut& emit)
+      : encoding_(config.encoding), emit_(emit), pieceSamples_(static_cast<size_t>(kPieceSeconds * config.outputRate)) {}
+
+  std::vector<float>& Buffer() { return pending_; }
+  int64_t Written() const { return written_ + static_cast<int64_t>(pending_.size()); }
+
+  // Sends what is pending when it is the chunk's first audio or enough of it.
+  void Send() {
+    if (pending_.empty() || (written_ > 0 && pending_.size() < pieceSamples_)) return;
+    std::vector<uint8_t> audio;
+    Encode(pending_.data(), pending_.size(), encoding_, audio);
+    written_ += static_cast<int64_t>(pending_.size());
+    const auto samples = static_cast<int64_t>(pending_.size());
+    pending_.clear();
+    emit_(std::move(audio), samples);
+  }
+
+  // The audio not sent yet, encoded.
+  int64_t TakeRest(std::vector<uint8_t>& audio) {
+    Encode(pending_.data(), pending_.size(), encoding_, audio);
+    const auto samples = static_cast<int64_t>(pending_.size());
+    written_ += samples;
+    pending_.clear();
+    return samples;
+  }
+
+ private:
+  const Encoding encoding_;
+  const AudioOut& emit_;
+  const size_t pieceSamples_;
+  std::vector<float> pending_;
+  int64_t written_ = 0;
+};
+
+// One text or phoneme piece: backend audio -> resampler -> edge trimmer -> the chunk's writer.
+// A cloned voice's transform needs the whole piece, so its audio is held until the piece ends.
+class PieceSink : public AudioSink {
+ public:
+  PieceSink(int outputRate, const VoiceTransformParams& transform, EdgeTrimmer& trimmer, ChunkWriter& writer)
+      : outputRate_(outputRate), transform_(transform), trimmer_(trimmer), writer_(writer) {}
+
+  void Start(int sampleRate) override {
+    inputRate_ = sampleRate;
+    resampler_.emplace(sampleRate, outputRate_);
+  }
+
+  void Audio(const int16_t* samples, size_t count) override {
+    if (!transform_.IsIdentity()) {
+      for (size_t i = 0; i < count; ++i) held_.push_back(samples[i] / 32768.0f);
+      return;
+    }
+    input_.resize(count);
+    for (size_t i = 0; i < count; ++i) input_[i] = samples[i] / 32768.0f;
+    Pass(input_);
+  }
+
+  void Finish() {
+    if (!held_.empty()) {
+      // Length-preserving, so the backend's word timings stay valid.
+      ApplyVoiceTransform(transform_, inputRate_, held_);
+      Pass(held_);
+      held_.clear();
+    }
+    resampled_.clear();
+    if (resampler_) resampler_->Finish(resampled_);
+    trimmer_.Push(resampled_.data(), resampled_.size(), writer_.Buffer());
+    trimmer_.Finish(writer_.Buffer());
+  }
+
+  double Scale() const { return inputRate_ > 0 ? static_cast<double>(outputRate_) / inputRate_ : 1.0; }
+
+ private:
+  void Pass(const std::vector<float>& input) {
+    resampled_.clear();
+    resampler_->Push(input.data(), input.size(), resampled_);
+    trimmer_.Push(resampled_.data(), resampled_.size(), writer_.Buffer());
+    writer_.Send();
+  }
+
+  const int outputRate_;
+  const VoiceTransformParams& transform_;
+  EdgeTrimmer& trimmer_;
+  ChunkWriter& writer_;
+  int inputRate_ = 0;
+  std::optional<PieceResampler> resampler_;
+  std::vector<float> input_;
+  std::vector<float> held_;
+  std::vector<float> resampled_;
+};
+
 }  // namespace
 
 bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std::atomic<bool>& cancelled,
-                     ChunkResult& out) {
-  std::vector<float> pcm;
-  out.pieceStarts.clear();
+                     const AudioOut& emit, ChunkResult& out) {
   ReseedBackendRandom();
+  ChunkWriter writer(config, emit);
+  out.pieceStarts.clear();
+  const auto margin = static_cast<size_t>(kJoinMarginSeconds * config.outputRate);
   for (size_t i = 0; i < job.pieces.size(); ++i) {
     if (cancelled.load()) return false;
     const PieceJob& piece = job.pieces[i];
-    out.pieceStarts.push_back(static_cast<int64_t>(pcm.size()));
+    const int64_t offset = writer.Written();
+    out.pieceStarts.push_back(offset);
     if (piece.kind == PieceJob::Kind::Break) {
       const auto count = static_cast<size_t>(std::llround(piece.breakMs * config.outputRate / 1000.0));
-      pcm.insert(pcm.end(), count, 0.0f);
+      writer.Buffer().insert(writer.Buffer().end(), count, 0.0f);
+      writer.Send();
       continue;
     }
-    PieceAudio audio;
-    if (!config.backend->Speak(piece.speak, config.voice, cancelled, audio)) return false;
-    // Voice-cloning hook: length-preserving, so the backend's word timings stay valid.
-    ApplyVoiceTransform(config.transform, audio.sampleRate, audio.samples);
-    std::vector<float> resampled = Resample(audio.samples, audio.sampleRate, config.outputRate);
-    const double scale = static_cast<double>(config.outputRate) / audio.sampleRate;
-
     // Next to a break, the requested silence must be exactly the silence heard: trim the
     // backend's own digital silence on that side. Where a chunk was cut mid-clause, the
     // backend's utterance-edge silence would be a pause nobody asked for: trim it too.
-    size_t begin = 0, end = resampled.size();
-    const auto margin = static_cast<size_t>(kJoinMarginSeconds * config.outputRate);
-    if (IsBreak(job, i - 1)) begin = SkipLeading(resampled, begin, end, kDigitalSilence, 0);
-    else if (i == 0 && job.continued) begin = SkipLeading(resampled, begin, end, kQuiet, margin);
-    if (IsBreak(job, i + 1)) end = SkipTrailing(resampled, begin, end, kDigitalSilence, 0);
-    else if (i + 1 == job.pieces.size() && job.continues) end = SkipTrailing(resampled, begin, end, kQuiet, margin);
+    float leadThreshold = 0, trailThreshold = 0;
+    size_t leadKeep = 0, trailKeep = 0;
+    if (IsBreak(job, i - 1)) leadThreshold = kDigitalSilence;
+    else if (i == 0 && job.continued) leadThreshold = kQuiet, leadKeep = margin;
+    if (IsBreak(job, i + 1)) trailThreshold = kDigitalSilence;
+    else if (i + 1 == job.pieces.size() && job.continues) trailThreshold = kQuiet, trailKeep = margin;
+    EdgeTrimmer trimmer(leadThreshold, leadKeep, trailThreshold, trailKeep);
+    PieceSink sink(config.outputRate, config.transform, trimmer, writer);
+    std::vector<WordTiming> words;
+    if (!config.backend->Speak(piece.speak, config.voice, cancelled, sink, words)) return false;
+    sink.Finish();
 
-    const auto offset = static_cast<int64_t>(pcm.size());
-    const auto length = static_cast<int64_t>(end - begin);
-    for (const WordTiming& w : audio.words) {
+    const int64_t length = writer.Written() - offset;
+    const auto begin = static_cast<int64_t>(trimmer.Dropped());
+    const double scale = sink.Scale();
+    for (const WordTiming& w : words) {
       ChunkWord word;
       word.piece = static_cast<int32_t>(i);
       word.charStart = w.charStart;
-      const int64_t start = std::llround(w.startSample * scale) - static_cast<int64_t>(begin);
-      const int64_t stop = std::llround((w.endSample < 0 ? audio.samples.size() : w.endSample) * scale) -
-                           static_cast<int64_t>(begin);
+      const int64_t start = std::llround(w.startSample * scale) - begin;
+      const int64_t stop = w.endSample < 0 ? length + begin : std::llround(w.endSample * scale) - begin;
       word.startSample = offset + std::clamp<int64_t>(start, 0, length);
       word.endSample = offset + std::clamp<int64_t>(std::max(stop, start), 0, length);
       out.words.push_back(word);
     }
-    pcm.insert(pcm.end(), resampled.begin() + begin, resampled.begin() + end);
   }
-  out.pieceStarts.push_back(static_cast<int64_t>(pcm.size()));
-  out.samples = static_cast<int64_t>(pcm.size());
-  Encode(pcm.data(), pcm.size(), config.encoding, out.audio);
+  out.pieceStarts.push_back(writer.Written());
+  out.samples = writer.Written();
+  out.tailSamples = writer.TakeRest(out.tail);
   return true;
 }
 

@@ -1,8 +1,10 @@
-// One planned chunk of speech -> encoded audio at the output rate, with word timings.
+// One planned chunk of speech -> encoded audio at the output rate, handed on as it is made, with
+// word timings.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -43,15 +45,21 @@ struct ChunkWord {
   int64_t endSample = 0;
 };
 
+// What a chunk reports once it is done: the end of its audio (the rest went out while it was
+// made), its words and where its pieces start.
 struct ChunkResult {
-  std::vector<uint8_t> audio;
+  std::vector<uint8_t> tail;
+  int64_t tailSamples = 0;
   int64_t samples = 0;
   std::vector<ChunkWord> words;
   std::vector<int64_t> pieceStarts;  // output sample where each piece begins; one extra entry = end
 };
 
+// Receives the chunk's encoded audio while it is made, in order.
+using AudioOut = std::function<void(std::vector<uint8_t>&& audio, int64_t samples)>;
+
 // Returns false if cancelled part-way (the result is then to be dropped).
 bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std::atomic<bool>& cancelled,
-                     ChunkResult& out);
+                     const AudioOut& emit, ChunkResult& out);
 
 }  // namespace svc

@@ -63,17 +63,22 @@ bool EnvContext::Post(MainThreadFn fn) {
   return true;
 }
 
-bool EnvContext::Submit(std::function<void()> task) {
+bool EnvContext::Submit(std::function<void()> task) { return Submit(std::move(task), WorkerPool::Instance()); }
+
+bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closing_) return false;
     ++tasks_;
   }
   activeTasks.fetch_add(1);
-  WorkerPool::Instance().Submit(this, [self = shared_from_this(), task = std::move(task)] {
-    task();
-    self->TaskFinished();  // last: teardown waits for this, and frees nothing the task touches
-  });
+  pool.Submit(
+      this,
+      [self = shared_from_this(), task = std::move(task)] {
+        task();
+        self->TaskFinished();  // last: teardown waits for this, and frees nothing the task touches
+      },
+      first);
   return true;
 }
 
@@ -133,8 +138,10 @@ void EnvContext::Close() {
     busy = tasks_ > 0;
   }
   if (busy) {  // else the pool may not even exist yet
-    std::vector<std::function<void()>> dropped = WorkerPool::Instance().Drop(this);
-    if (!dropped.empty()) TaskFinished(static_cast<int>(dropped.size()));
+    for (WorkerPool* pool : {&WorkerPool::Instance(), &WorkerPool::Espeak()}) {
+      std::vector<std::function<void()>> dropped = pool->Drop(this);
+      if (!dropped.empty()) TaskFinished(static_cast<int>(dropped.size()));
+    }
   }
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [this] { return tasks_ == 0; });

@@ -15,6 +15,7 @@
 namespace svc {
 
 class EnvContext;
+class WorkerPool;
 using MainThreadFn = std::function<void(Napi::Env)>;
 
 void RunOnMainThread(Napi::Env env, Napi::Function, EnvContext* context, MainThreadFn* fn);
@@ -36,6 +37,7 @@ class EnvContext : public std::enable_shared_from_this<EnvContext> {
   // queued when the environment closes is dropped, never run; one already running is waited for.
   // False (and `task` dropped) once the environment is closing.
   bool Submit(std::function<void()> task);
+  bool Submit(std::function<void()> task, WorkerPool& pool, bool first = false);
 
   // Main thread: while some JS promise awaits native work, the process must stay alive.
   void AddAwaiter(Napi::Env env);

@@ -19,15 +19,17 @@ std::mutex& EspeakMutex() {
   return m;
 }
 
-// What one espeak_Synth call collects; reached through the event's user_data.
+// What one espeak_Synth call needs in its callback; reached through the event's user_data.
 struct SynthCollector {
   const std::atomic<bool>* cancelled = nullptr;
-  PieceAudio* out = nullptr;
+  AudioSink* sink = nullptr;
+  std::vector<WordTiming>* words = nullptr;
+  int64_t samples = 0;
   bool wordHasPhoneme = false;
 };
 
 void CloseOpenWord(SynthCollector& c, int64_t sample) {
-  auto& words = c.out->words;
+  auto& words = *c.words;
   if (!words.empty() && words.back().endSample < 0) words.back().endSample = sample;
 }
 
@@ -40,15 +42,15 @@ int OnSynth(short* wav, int numSamples, espeak_EVENT* events) {
       case espeakEVENT_WORD:
         CloseOpenWord(*c, sample);
         if (e->text_position < 1) break;  // espeak's own end marker, not a word of the text
-        c->out->words.push_back({e->text_position - 1, sample, -1});
+        c->words->push_back({e->text_position - 1, sample, -1});
         c->wordHasPhoneme = false;
         break;
       case espeakEVENT_PHONEME:
         if (e->id.string[0] == '\0') {
           CloseOpenWord(*c, sample);  // a pause ends the word before it
-        } else if (!c->wordHasPhoneme && !c->out->words.empty() && c->out->words.back().endSample < 0) {
+        } else if (!c->wordHasPhoneme && !c->words->empty() && c->words->back().endSample < 0) {
           // WORD events can lead the word's first phoneme by ~50 ms; the phoneme is the true start.
-          c->out->words.back().startSample = sample;
+          c->words->back().startSample = sample;
           c->wordHasPhoneme = true;
         }
         break;
@@ -61,9 +63,8 @@ int OnSynth(short* wav, int numSamples, espeak_EVENT* events) {
     }
   }
   if (wav != nullptr && numSamples > 0) {
-    auto& s = c->out->samples;
-    s.reserve(s.size() + numSamples);
-    for (int i = 0; i < numSamples; ++i) s.push_back(wav[i] / 32768.0f);
+    c->sink->Audio(wav, static_cast<size_t>(numSamples));  // to the reader as it is made, not copied up
+    c->samples += numSamples;
   }
   return c->cancelled->load(std::memory_order_relaxed) ? 1 : 0;
 }
@@ -145,9 +146,9 @@ void EspeakBackend::SelectVoiceLocked(const std::string& name) {
 }
 
 bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
-                          PieceAudio& out) {
-  out.sampleRate = sampleRate_;
-  SynthCollector collector{&cancelled, &out, false};
+                          AudioSink& sink, std::vector<WordTiming>& words) {
+  sink.Start(sampleRate_);
+  SynthCollector collector{&cancelled, &sink, &words, 0, false};
   std::string name = voice.voice;
   if (!job.voiceOverride.empty()) {
     const auto plus = name.find('+');  // keep the variant (+f3) on the other language
@@ -169,7 +170,7 @@ bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const s
   espeak_SetParameter(espeakPITCH, EspeakPitch(voice.pitch), 0);
   espeak_ERROR err = espeak_Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, flags, nullptr, &collector);
   if (err != EE_OK) throw std::runtime_error("espeak-ng synthesis failed");
-  CloseOpenWord(collector, static_cast<int64_t>(out.samples.size()));
+  CloseOpenWord(collector, collector.samples);
   return !cancelled.load();
 }
 

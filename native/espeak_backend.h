@@ -18,7 +18,7 @@ class EspeakBackend : public Backend {
   static EspeakBackend& Instance();
 
   bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
-             PieceAudio& out) override;
+             AudioSink& sink, std::vector<WordTiming>& words) override;
 
   // The phonemes espeak-ng would speak for `text` (text in [[ ]] is read as mnemonics),
   // as IPA or as espeak's ASCII mnemonics, clauses joined by spaces.

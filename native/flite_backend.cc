@@ -22,15 +22,35 @@ cst_voice* register_cmu_us_kal16(const char* voxdir);
 namespace svc {
 namespace {
 
+// flite calls back with at least this many samples (64 ms at 16 kHz): the first audio of an
+// utterance reaches the reader as soon as its vocoder has made that much.
+constexpr int kStreamSamples = 1024;
+
 std::map<std::string, cst_voice*>& Voices() {
   // Leaked: pool threads may still read it while exit() runs static destructors.
   static auto* voices = new std::map<std::string, cst_voice*>;
   return *voices;
 }
 
-int StopWhenCancelled(const cst_wave*, int, int, int, cst_audio_streaming_info* asi) {
-  const auto* cancelled = static_cast<const std::atomic<bool>*>(asi->userdata);
-  return cancelled->load(std::memory_order_relaxed) ? CST_AUDIO_STREAM_STOP : CST_AUDIO_STREAM_CONT;
+// What flite's streaming callback needs; reached through the streaming info's userdata.
+struct StreamTarget {
+  const std::atomic<bool>* cancelled = nullptr;
+  AudioSink* sink = nullptr;
+  int64_t samples = 0;
+  bool started = false;
+};
+
+// flite's vocoder hands over each stretch of audio it has made: pass it on at once.
+int OnAudio(const cst_wave* w, int start, int size, int, cst_audio_streaming_info* asi) {
+  auto* target = static_cast<StreamTarget*>(asi->userdata);
+  if (target->cancelled->load(std::memory_order_relaxed)) return CST_AUDIO_STREAM_STOP;
+  if (!target->started) {
+    target->sink->Start(w->sample_rate);
+    target->started = true;
+  }
+  if (size > 0) target->sink->Audio(w->samples + start, static_cast<size_t>(size));
+  target->samples += size;
+  return CST_AUDIO_STREAM_CONT;
 }
 
 // flite reads ASCII only: every other byte would become a junk word. Offsets stay byte-aligned.
@@ -91,7 +111,7 @@ FliteBackend::FliteBackend() {
 }
 
 bool FliteBackend::Speak(const SpeakJob& job, const VoiceParams& params, const std::atomic<bool>& cancelled,
-                         PieceAudio& out) {
+                         AudioSink& sink, std::vector<WordTiming>& words) {
   auto found = Voices().find(params.voice);
   if (found == Voices().end() || found->second == nullptr)
     throw std::runtime_error("flite has no voice named '" + params.voice + "'");
@@ -102,10 +122,11 @@ bool FliteBackend::Speak(const SpeakJob& job, const VoiceParams& params, const s
   feat_set_float(u->features, "duration_stretch", static_cast<float>(stretch / params.speed));
   if (params.pitch != 1.0) feat_set_float(u->features, "f0_shift", static_cast<float>(params.pitch));
 
+  StreamTarget target{&cancelled, &sink, 0, false};
   cst_audio_streaming_info* asi = new_audio_streaming_info();
-  asi->min_buffsize = 8000;
-  asi->asc = StopWhenCancelled;
-  asi->userdata = const_cast<std::atomic<bool>*>(&cancelled);
+  asi->min_buffsize = kStreamSamples;
+  asi->asc = OnAudio;
+  asi->userdata = &target;
   feat_set(u->features, "streaming_info", audio_streaming_info_val(asi));
 
   const std::string text = AsciiOnly(job.text);
@@ -114,12 +135,14 @@ bool FliteBackend::Speak(const SpeakJob& job, const VoiceParams& params, const s
   u = flite_do_synth(u, v, utt_synth_tokens);
   if (u == nullptr) throw std::runtime_error("flite synthesis failed");
 
+  // The streamed audio adds up to the utterance's wave (NATIVE.md C4); hand over any rest.
   const cst_wave* w = utt_wave(u);
   const int rate = w ? w->sample_rate : 16000;
   const int count = w ? w->num_samples : 0;
-  out.sampleRate = rate;
-  out.samples.resize(count);
-  for (int i = 0; i < count; ++i) out.samples[i] = w->samples[i] / 32768.0f;
+  if (!cancelled.load() && target.samples < count) {
+    if (!target.started) sink.Start(rate);
+    sink.Audio(w->samples + target.samples, static_cast<size_t>(count - target.samples));
+  }
 
   for (cst_item* word = relation_head(utt_relation(u, "Word")); word; word = item_next(word)) {
     const float start = ffeature_float(word, "R:SylStructure.daughter1.daughter1.R:Segment.p.end");
@@ -129,7 +152,7 @@ bool FliteBackend::Speak(const SpeakJob& job, const VoiceParams& params, const s
     t.charStart = job.phonemes ? 0 : CodePointOffset(job.text, static_cast<size_t>(srcByte));
     t.startSample = std::min<int64_t>(count, std::llround(start * rate));
     t.endSample = std::min<int64_t>(count, std::llround(end * rate));  // kal16 cuts its final pause short
-    out.words.push_back(t);
+    words.push_back(t);
   }
   delete_utterance(u);
   return !cancelled.load();

@@ -11,7 +11,7 @@ class FliteBackend : public Backend {
   static FliteBackend& Instance();
 
   bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
-             PieceAudio& out) override;
+             AudioSink& sink, std::vector<WordTiming>& words) override;
 
  private:
   FliteBackend();

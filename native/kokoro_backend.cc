@@ -68,7 +68,7 @@ KokoroModel::KokoroModel(OnnxSession session, KokoroConfig config) : OnnxModel(s
   PieceAudio audio;
   VoiceParams params;
   params.voice = config_.voices.front().name;
-  Speak(probe, params, never, audio);
+  SpeakPiece(probe, params, never, audio);
   if (audio.samples.empty()) throw std::runtime_error("MODEL_PACK_INVALID: the model made no audio for the probe text");
 }
 
@@ -197,7 +197,7 @@ int64_t KokoroModel::RunBatch(const Batch& batch, const std::vector<float>& styl
   return static_cast<int64_t>(audio.size());
 }
 
-bool KokoroModel::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+bool KokoroModel::SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
                         PieceAudio& out) {
   out.sampleRate = config_.sampleRate;
   const std::vector<float>& style = Style(voice.voice.empty() ? config_.voices.front().name : voice.voice);

@@ -35,8 +35,8 @@ class KokoroModel : public OnnxModel {
   KokoroModel(OnnxSession session, KokoroConfig config);
 
   // voice.voice is a style name ("af_heart") or a blend "af_heart:0.7,am_adam:0.3".
-  bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
-             PieceAudio& out) override;
+  bool SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+                  PieceAudio& out) override;
 
   const char* Type() const override { return "kokoro"; }
   int SampleRate() const override { return config_.sampleRate; }

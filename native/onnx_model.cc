@@ -110,6 +110,20 @@ std::vector<Tensor> OnnxModel::Run(const std::vector<Tensor>& inputs, const std:
   return out;
 }
 
+bool OnnxModel::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+                      AudioSink& sink, std::vector<WordTiming>& words) {
+  PieceAudio audio;
+  const bool complete = SpeakPiece(job, voice, cancelled, audio);
+  sink.Start(audio.sampleRate);
+  std::vector<int16_t> pcm(audio.samples.size());
+  for (size_t i = 0; i < pcm.size(); ++i) {
+    pcm[i] = static_cast<int16_t>(std::lround(static_cast<double>(std::clamp(audio.samples[i], -1.0f, 1.0f)) * 32767.0));
+  }
+  if (!pcm.empty()) sink.Audio(pcm.data(), pcm.size());
+  words.insert(words.end(), audio.words.begin(), audio.words.end());
+  return complete;
+}
+
 const TensorSpec* OnnxModel::FindInput(const std::string& name) const {
   for (const TensorSpec& s : inputs_)
     if (s.name == name) return &s;

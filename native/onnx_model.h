@@ -23,6 +23,13 @@ struct Tensor {
   std::vector<float> Floats() const;  // float32 data (throws for another type)
 };
 
+// A piece's audio as a neural model makes it: float samples at the model's rate, and word timings.
+struct PieceAudio {
+  int sampleRate = 0;
+  std::vector<float> samples;
+  std::vector<WordTiming> words;
+};
+
 struct TensorSpec {
   std::string name;
   ONNXTensorElementDataType type = ONNX_TENSOR_ELEMENT_DATA_TYPE_UNDEFINED;
@@ -34,6 +41,14 @@ const char* TensorTypeName(ONNXTensorElementDataType type);
 class OnnxModel : public Backend {
  public:
   explicit OnnxModel(OnnxSession session);
+
+  // The Backend interface: the whole piece from SpeakPiece, into the sink as 16-bit samples.
+  bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled, AudioSink& sink,
+             std::vector<WordTiming>& words) override;
+
+  // One piece in one model run (or a few, under a model's token limit).
+  virtual bool SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+                          PieceAudio& out) = 0;
 
   // Thread-safe (ORT sessions are): runs on the calling (pool) thread.
   std::vector<Tensor> Run(const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) const;

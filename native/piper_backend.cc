@@ -55,7 +55,7 @@ PiperVoice::PiperVoice(OnnxSession session, PiperConfig config) : OnnxModel(std:
   // Warm-up: the first run allocates and plans; a request should not pay for it.
   std::atomic<bool> never{false};
   PieceAudio audio;
-  Speak(probe, VoiceParams{}, never, audio);
+  SpeakPiece(probe, VoiceParams{}, never, audio);
   if (audio.samples.empty()) throw std::runtime_error("MODEL_PACK_INVALID: the model made no audio for the probe text");
 }
 
@@ -89,7 +89,7 @@ std::vector<int64_t> PiperVoice::PhonemeIds(const SpeakJob& job, std::vector<std
   return ids;
 }
 
-bool PiperVoice::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+bool PiperVoice::SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
                        PieceAudio& out) {
   out.sampleRate = config_.sampleRate;
   std::vector<std::pair<size_t, size_t>> wordTokens;

@@ -31,8 +31,8 @@ class PiperVoice : public OnnxModel {
   PiperVoice(OnnxSession session, PiperConfig config);
 
   // voice.voice is the speaker id ("" or "0" for the first speaker).
-  bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
-             PieceAudio& out) override;
+  bool SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+                  PieceAudio& out) override;
 
   // Phoneme ids of a piece, and the id range of each of its words.
   std::vector<int64_t> PhonemeIds(const SpeakJob& job, std::vector<std::pair<size_t, size_t>>& wordTokens,

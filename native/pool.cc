@@ -16,6 +16,11 @@ WorkerPool& WorkerPool::Instance(unsigned threads) {
   return *pool;
 }
 
+WorkerPool& WorkerPool::Espeak() {
+  static WorkerPool* pool = new WorkerPool(1);  // leaked, like the pool
+  return *pool;
+}
+
 // std::thread cannot choose its stack size, and the default (RLIMIT_STACK, often 8 MiB) is not
 // enough for flite on long tokens, so the threads are plain pthreads with an explicit stack.
 WorkerPool::WorkerPool(unsigned threads) {
@@ -40,10 +45,10 @@ void* WorkerPool::ThreadMain(void* pool) {
   return nullptr;
 }
 
-void WorkerPool::Submit(const void* owner, std::function<void()> task) {
+void WorkerPool::Submit(const void* owner, std::function<void()> task, bool first) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    tasks_.push_back({owner, std::move(task)});
+    (first ? firsts_ : tasks_).push_back({owner, std::move(task)});
   }
   wake_.notify_one();
 }
@@ -51,12 +56,14 @@ void WorkerPool::Submit(const void* owner, std::function<void()> task) {
 std::vector<std::function<void()>> WorkerPool::Drop(const void* owner) {
   std::vector<std::function<void()>> dropped;
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto it = tasks_.begin(); it != tasks_.end();) {
-    if (it->owner == owner) {
-      dropped.push_back(std::move(it->run));
-      it = tasks_.erase(it);
-    } else {
-      ++it;
+  for (std::deque<Task>* queue : {&firsts_, &tasks_}) {
+    for (auto it = queue->begin(); it != queue->end();) {
+      if (it->owner == owner) {
+        dropped.push_back(std::move(it->run));
+        it = queue->erase(it);
+      } else {
+        ++it;
+      }
     }
   }
   return dropped;
@@ -64,7 +71,7 @@ std::vector<std::function<void()>> WorkerPool::Drop(const void* owner) {
 
 size_t WorkerPool::Queued() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return tasks_.size();
+  return firsts_.size() + tasks_.size();
 }
 
 void WorkerPool::Run() {
@@ -72,9 +79,10 @@ void WorkerPool::Run() {
     std::function<void()> task;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [this] { return !tasks_.empty(); });
-      task = std::move(tasks_.front().run);
-      tasks_.pop_front();
+      wake_.wait(lock, [this] { return !firsts_.empty() || !tasks_.empty(); });
+      std::deque<Task>& queue = firsts_.empty() ? tasks_ : firsts_;
+      task = std::move(queue.front().run);
+      queue.pop_front();
     }
     task();
   }

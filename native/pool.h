@@ -25,9 +25,14 @@ class WorkerPool {
 
   // The process-wide pool; its size is fixed by the first call.
   static WorkerPool& Instance(unsigned threads = 0);
+  // espeak-ng's own thread: its calls are serialised by a process-wide lock anyway, and a pool
+  // thread waiting for that lock would hold a slot that other streams need.
+  static WorkerPool& Espeak();
 
-  // `owner` tags the task so that Drop(owner) can take it back before it starts.
-  void Submit(const void* owner, std::function<void()> task);
+  // `owner` tags the task so that Drop(owner) can take it back before it starts. `first` tasks
+  // (a stream's first chunk) run before all others, in order: a new stream's first audio does
+  // not wait behind the chunks other streams synthesise ahead.
+  void Submit(const void* owner, std::function<void()> task, bool first = false);
   // Removes every queued (not yet started) task of `owner`; returns them, to be destroyed by the
   // caller outside the pool's lock.
   std::vector<std::function<void()>> Drop(const void* owner);
@@ -46,6 +51,7 @@ class WorkerPool {
 
   std::mutex mutex_;
   std::condition_variable wake_;
+  std::deque<Task> firsts_;
   std::deque<Task> tasks_;
   std::vector<pthread_t> threads_;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -12,11 +13,20 @@
 #include "espeak_backend.h"
 #include "flite_backend.h"
 #include "onnx_binding.h"
+#include "pool.h"
 #include "voice_transform.h"
 
 namespace svc {
 
 std::atomic<int64_t> SynthStream::liveStreams{0};
+
+// A stretch of a chunk's audio for the reader; the last one of a chunk carries its words.
+struct AudioPiece {
+  std::vector<uint8_t> audio;
+  int64_t samples = 0;
+  bool last = false;
+  ChunkResult result;  // the last piece only
+};
 
 struct StreamState : std::enable_shared_from_this<StreamState> {
   std::shared_ptr<EnvContext> env;
@@ -25,55 +35,80 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   size_t capacity = 2;
   uint64_t trackId = 0;
   std::atomic<bool> cancelled{false};
+  // espeak-ng serialises its work behind one lock: it has a thread of its own, so that it never
+  // holds a pool thread while it waits (flite streams would queue behind it).
+  WorkerPool* pool = nullptr;
 
   std::mutex mutex;  // guards everything below
-  size_t nextJob = 0;
-  bool producing = false;
+  size_t nextJob = 0;   // the next chunk to start
+  size_t nextRead = 0;  // the chunk the reader is in
+  // Chunks started and not yet read to their end: up to `capacity` are synthesised at once, on
+  // several threads, and read in order.
+  std::map<size_t, std::deque<AudioPiece>> started;
   bool awaited = false;
   bool deliveryPosted = false;
-  std::deque<ChunkResult> ready;
   std::string error;
   const char* errorCode = code::kSynthesis;
 
   std::optional<Napi::Promise::Deferred> waiting;  // main thread only
 
-  bool DoneLocked() const { return nextJob == jobs.size() && !producing && ready.empty(); }
+  bool ReadyLocked() const {
+    auto it = started.find(nextRead);
+    return it != started.end() && !it->second.empty();
+  }
+  bool DoneLocked() const { return nextJob == jobs.size() && started.empty(); }
 
   void MaybeProduceLocked() {
-    if (producing || cancelled.load() || !error.empty() || nextJob >= jobs.size() || ready.size() >= capacity) return;
-    producing = env->Submit([self = shared_from_this()] { self->ProduceOne(); });
+    while (!cancelled.load() && error.empty() && nextJob < jobs.size() && started.size() < capacity) {
+      const size_t index = nextJob;
+      started[index];
+      if (!env->Submit([self = shared_from_this(), index] { self->Produce(index); }, *pool, index == 0)) {
+        started.erase(index);
+        return;
+      }
+      ++nextJob;
+    }
   }
 
-  // Pool thread: synthesize the next chunk, then hand it to a waiting next() if there is one.
-  void ProduceOne() {
-    size_t index;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      index = nextJob++;
+  void NotifyLocked() {
+    if (awaited && !deliveryPosted && (ReadyLocked() || !error.empty())) {
+      deliveryPosted = env->Post([self = shared_from_this()](Napi::Env e) { self->Deliver(e); });
     }
+  }
+
+  // Pool thread: hand a stretch of chunk `index` on as soon as it is made.
+  void Add(size_t index, AudioPiece piece) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (cancelled.load()) return;
+    started[index].push_back(std::move(piece));
+    NotifyLocked();
+  }
+
+  // Pool thread: synthesise chunk `index`, its audio going to the reader as it comes.
+  void Produce(size_t index) {
     ChunkResult result;
     std::string failure;
     const char* failureCode = code::kSynthesis;
     bool complete = false;
     try {
-      complete = SynthesizeChunk(config, jobs[index], cancelled, result);
+      const AudioOut emit = [this, index](std::vector<uint8_t>&& audio, int64_t samples) {
+        Add(index, AudioPiece{std::move(audio), samples, false, {}});
+      };
+      complete = SynthesizeChunk(config, jobs[index], cancelled, emit, result);
     } catch (const std::exception& e) {
       failure = e.what();
       failureCode = CodeOf(e);
     }
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      producing = false;
-      if (!failure.empty()) {
-        error = failure;
-        errorCode = failureCode;
-      }
-      else if (complete && !cancelled.load()) ready.push_back(std::move(result));
-      if (awaited && !deliveryPosted) {
-        deliveryPosted = env->Post([self = shared_from_this()](Napi::Env e) { self->Deliver(e); });
-      }
-      MaybeProduceLocked();
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!failure.empty()) {
+      error = failure;
+      errorCode = failureCode;
+    } else if (complete && !cancelled.load()) {
+      AudioPiece last{std::move(result.tail), result.tailSamples, true, {}};
+      last.result = std::move(result);
+      started[index].push_back(std::move(last));
     }
+    NotifyLocked();
   }
 
   // Main thread: settle the pending next() if there is something to give it.
@@ -81,7 +116,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     std::unique_lock<std::mutex> lock(mutex);
     deliveryPosted = false;
     if (!awaited || !waiting) return;
-    if (ready.empty() && error.empty() && !DoneLocked() && !cancelled.load()) return;
+    if (!ReadyLocked() && error.empty() && !DoneLocked() && !cancelled.load()) return;
     Napi::Promise::Deferred deferred = *waiting;
     waiting.reset();
     awaited = false;
@@ -89,31 +124,49 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     env->RemoveAwaiter(e);
   }
 
-  // Main thread, with `lock` held on entry: resolve with the next chunk, null at the end, or reject.
+  // Main thread, with `lock` held on entry: resolve with the next stretch of audio, null at the
+  // end, or reject.
   void Settle(Napi::Env e, Napi::Promise::Deferred& deferred, std::unique_lock<std::mutex>& lock) {
-    if (!error.empty() && ready.empty()) {
+    if (!error.empty()) {
       const std::string message = error;
       const char* failureCode = errorCode;
       lock.unlock();
       deferred.Reject(JsError(e, failureCode, message).Value());
       return;
     }
-    if (ready.empty() || cancelled.load()) {
+    if (!ReadyLocked() || cancelled.load()) {
       lock.unlock();
       deferred.Resolve(e.Null());
       return;
     }
-    ChunkResult chunk = std::move(ready.front());
-    ready.pop_front();
-    MaybeProduceLocked();
+    // Everything of the chunk made by now goes in one answer: a reader that falls behind gets
+    // fewer, longer stretches rather than a backlog of calls.
+    auto it = started.find(nextRead);
+    AudioPiece piece = std::move(it->second.front());
+    it->second.pop_front();
+    while (!piece.last && !it->second.empty()) {
+      AudioPiece& more = it->second.front();
+      piece.audio.insert(piece.audio.end(), more.audio.begin(), more.audio.end());
+      piece.samples += more.samples;
+      piece.last = more.last;
+      piece.result = std::move(more.result);
+      it->second.pop_front();
+    }
+    if (piece.last) {
+      started.erase(it);
+      ++nextRead;
+      MaybeProduceLocked();
+    }
     lock.unlock();
-    deferred.Resolve(ToJs(e, chunk));
+    deferred.Resolve(ToJs(e, piece));
   }
 
-  static Napi::Value ToJs(Napi::Env e, const ChunkResult& chunk) {
+  static Napi::Value ToJs(Napi::Env e, const AudioPiece& piece) {
     Napi::Object out = Napi::Object::New(e);
-    out.Set("audio", Napi::Buffer<uint8_t>::Copy(e, chunk.audio.data(), chunk.audio.size()));
-    out.Set("samples", Napi::Number::New(e, static_cast<double>(chunk.samples)));
+    out.Set("audio", Napi::Buffer<uint8_t>::Copy(e, piece.audio.data(), piece.audio.size()));
+    out.Set("samples", Napi::Number::New(e, static_cast<double>(piece.samples)));
+    out.Set("last", Napi::Boolean::New(e, piece.last));
+    const ChunkResult& chunk = piece.result;
     Napi::Array words = Napi::Array::New(e, chunk.words.size());
     for (size_t i = 0; i < chunk.words.size(); ++i) {
       const ChunkWord& w = chunk.words[i];
@@ -129,6 +182,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     for (size_t i = 0; i < chunk.pieceStarts.size(); ++i)
       starts.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(chunk.pieceStarts[i])));
     out.Set("pieceStarts", starts);
+    out.Set("chunkSamples", Napi::Number::New(e, static_cast<double>(chunk.samples)));
     return out;
   }
 };
@@ -281,6 +335,7 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
       if (!plan.Get("phonemizer").IsUndefined())
         state_->config.voice.phonemizer = RequireString(plan, "plan", "phonemizer", kMaxNameBytes);
     } else Invalid("plan.backend '" + backend + "' is not espeak, flite or neural");
+    state_->pool = backend == "espeak" ? &WorkerPool::Espeak() : &WorkerPool::Instance();
     state_->config.voice.voice = RequireString(plan, "plan", "voice", kMaxNameBytes);
     state_->config.voice.speed = RequireNumber(plan, "plan", "speed", 1.0, kMinSpeed, kMaxSpeed);
     state_->config.voice.pitch = RequireNumber(plan, "plan", "pitch", 1.0, kMinPitch, kMaxPitch);
@@ -344,7 +399,7 @@ Napi::Value SynthStream::Next(const Napi::CallbackInfo& info) {
     deferred.Reject(Napi::Error::New(env, "next() called while another next() is pending").Value());
     return deferred.Promise();
   }
-  if (!state_->ready.empty() || !state_->error.empty() || state_->DoneLocked() || state_->cancelled.load()) {
+  if (state_->ReadyLocked() || !state_->error.empty() || state_->DoneLocked() || state_->cancelled.load()) {
     state_->Settle(env, deferred, lock);
     return deferred.Promise();
   }
@@ -358,7 +413,7 @@ Napi::Value SynthStream::Next(const Napi::CallbackInfo& info) {
 void SynthStream::Cancel(const Napi::CallbackInfo& info) {
   state_->cancelled = true;
   std::unique_lock<std::mutex> lock(state_->mutex);
-  state_->ready.clear();
+  state_->started.clear();
   if (state_->awaited && state_->waiting) {
     Napi::Promise::Deferred deferred = *state_->waiting;
     state_->waiting.reset();

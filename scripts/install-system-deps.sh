@@ -8,7 +8,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
-  cmake ninja-build g++ make pkg-config \
+  cmake ninja-build g++ make pkg-config python3 \
   libespeak-ng-dev espeak-ng-data flite1-dev libsoxr-dev \
   libsndfile1-dev libaubio-dev librubberband-dev \
   sox flite

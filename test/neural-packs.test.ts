@@ -8,7 +8,7 @@ import { loadNative } from '../lib/native.js'
 import { collect, voiceId } from './helpers/engine.js'
 import { worstEventLoopLag } from './helpers/event-loop.js'
 import {
-  f32, float32, int64, KOKORO_TIMESTAMPED, kokoroIds, maxAbsDifference, PIPER, PIPER_MULTI, piperConfig, piperIds, rawRun, styleRow,
+  as16Bit, f32, float32, int64, KOKORO_TIMESTAMPED, kokoroIds, maxAbsDifference, PIPER, PIPER_MULTI, piperConfig, piperIds, rawRun, styleRow,
 } from './neural/fixtures.js'
 
 let engine: Engine
@@ -49,7 +49,7 @@ async function piperRaw(model: string, ids: bigint[], sid?: number): Promise<Flo
   ]
   if (sid !== undefined) inputs.push(int64('sid', [BigInt(sid)], [1]))
   const [audio] = await rawRun(pack(model).info.handle, inputs, ['output'])
-  return audio!
+  return as16Bit(audio!)
 }
 
 async function kokoroRaw(ids: bigint[], voices: Record<string, number>): Promise<{ audio: Float32Array; durations: Float32Array }> {
@@ -58,7 +58,7 @@ async function kokoroRaw(ids: bigint[], voices: Record<string, number>): Promise
     [int64('input_ids', ids), float32('style', styleRow(ids.length - 2, voices), [1, 256]), float32('speed', [1], [1])],
     ['waveform', 'durations'],
   )
-  return { audio: audio!, durations: durations! }
+  return { audio: as16Bit(audio!), durations: durations! }
 }
 
 describe('Piper packs', () => {

@@ -14,8 +14,10 @@ export interface RouteContext {
   version: string
   /** The verified key (undefined on public routes). */
   principal: Principal | undefined
-  /** The parsed JSON body (undefined for a GET or an empty body). */
+  /** The parsed JSON body (undefined for a GET, an empty body, or a raw-body route). */
   body: unknown
+  /** The body as received, on routes that read it themselves (`rawBody: true`, e.g. multipart). */
+  rawBody: Buffer | undefined
   /** Path parameters (`/voices/:voice_id` gives `params.voice_id`). */
   params: Record<string, string>
   headers: IncomingHttpHeaders
@@ -40,6 +42,8 @@ export interface Route {
   versionRequired: boolean
   /** Whether the request holds a concurrency slot of its key while it runs (synthesis does). */
   concurrent: boolean
+  /** The handler reads `rawBody` itself; the body is not parsed as JSON. */
+  rawBody?: boolean
   /** Largest accepted body, in bytes (default: the service's maxBodyBytes). */
   maxBodyBytes?: number
   handle(context: RouteContext): Promise<RouteResponse>

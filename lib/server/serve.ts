@@ -95,7 +95,7 @@ async function start(service: TtsService, options: ServeOptions): Promise<Runnin
 
 export async function serve(options: ServeOptions): Promise<void> {
   const keys = await loadKeys(options.dataDir)
-  const engine = await createEngine(options.engine ?? {})
+  const engine = await createEngine({ dataDir: options.dataDir, ...options.engine })
   const service = new TtsService({ engine, keys, log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }) })
   let running: Running
   try {

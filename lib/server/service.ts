@@ -11,7 +11,7 @@ import { RealtimeSession, type RealtimeLimits } from '../realtime/session.js'
 import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } from './keys.js'
 import { MemoryLimiter, type Limiter, type LimitOptions } from './limits.js'
 import type { Route, RouteResponse } from './routes.js'
-import { TTS_ROUTES } from './tts-routes.js'
+import { TTS_ROUTES, VOICE_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -40,7 +40,7 @@ export const serviceOptionsSchema = z.object({
     .optional(),
   maxBodyBytes: z.number().int().min(1).optional(),
   sendBufferBytes: z.number().int().min(1).optional(),
-  /** More routes (the voice management operations) mounted beside the SPEC's. */
+  /** More routes mounted beside the SPEC's text-to-speech and voice operations. */
   routes: z.array(z.custom<Route>((v) => typeof v === 'object' && v !== null && 'handle' in v)).optional(),
   /** One structured entry per request. */
   log: z.custom<(entry: RequestLog) => void>((v) => typeof v === 'function').optional(),
@@ -102,7 +102,7 @@ export class TtsService {
   constructor(options: ServiceOptions) {
     const parsed = serviceOptionsSchema.parse(options)
     this.engine = parsed.engine
-    this.routes = [...TTS_ROUTES, ...(parsed.routes ?? [])]
+    this.routes = [...TTS_ROUTES, ...VOICE_ROUTES, ...(parsed.routes ?? [])]
     this.keys = parsed.keys instanceof KeyStore ? parsed.keys : parsed.keys ? KeyStore.fromConfig(parsed.keys) : (KeyStore.fromEnv(process.env[API_KEYS_ENV]) ?? new KeyStore())
     this.limiter = parsed.limiter ?? new MemoryLimiter(parsed.limits)
     this.maxBodyBytes = parsed.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
@@ -155,7 +155,8 @@ export class TtsService {
         engine: this.engine,
         version,
         principal,
-        body: parseBody(input.body),
+        body: route.rawBody ? undefined : parseBody(input.body),
+        rawBody: route.rawBody && Buffer.isBuffer(input.body) ? input.body : undefined,
         params: input.params ?? {},
         headers: input.headers,
         signal: controller.signal,

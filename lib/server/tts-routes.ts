@@ -1,7 +1,8 @@
-/** The SPEC's text-to-speech, status and voice-list operations, as routes. */
+/** The SPEC's status and text-to-speech operations, as routes. */
 import type { Container, OutputFormat } from '../audio/format.js'
-import { listVoicesSchema, parseOutputFormat, parseWith, synthesisRequestSchema } from '../schemas.js'
+import { parseOutputFormat, parseWith, synthesisRequestSchema } from '../schemas.js'
 import type { Route, RouteContext } from './routes.js'
+import { VOICE_OPERATIONS } from './voices.js'
 
 export const WEBSOCKET_PATH = '/text_to_speech/websocket/ws'
 
@@ -71,12 +72,16 @@ export const TTS_ROUTES: readonly Route[] = [
       return { status: 200, json: await context.engine.synthesizeWithTimestamps({ ...request, output_format: format }, { signal: context.signal }) }
     },
   },
-  {
-    method: 'POST',
-    path: '/voices',
-    scope: 'voices',
-    versionRequired: false,
-    concurrent: false,
-    handle: async ({ engine, body }) => ({ status: 200, json: await engine.voices.list(parseWith(listVoicesSchema, body ?? {}, 'voice list request')) }),
-  },
 ]
+
+/** The voice operations (lib/server/voices.ts) as routes: the `voices` scope; clone and preview hold a concurrency slot. */
+export const VOICE_ROUTES: readonly Route[] = VOICE_OPERATIONS.map((operation) => ({
+  method: operation.method,
+  path: operation.path,
+  scope: 'voices',
+  versionRequired: false,
+  concurrent: operation.path === '/voices/clone' || operation.path.endsWith('/preview'),
+  rawBody: operation.rawBody,
+  maxBodyBytes: Math.max(1, operation.maxBodyBytes),  // 0 (no body) is not a limit every framework takes
+  handle: ({ engine, params, body, rawBody, headers, signal }) => operation.handle(engine, { params, body, headers, signal, ...(rawBody && { rawBody }) }),
+}))

@@ -33,7 +33,12 @@ const ESTIMATED_CHARS_PER_SECOND = 15
 
 /** A run of more than MAX_MARK_RUN marks (a literal, so that the ReDoS lint sees it). */
 const MARK_RUN = /[\p{P}\p{S}\p{M}\p{Cf}]{9,}/gu
-const SPACE = /\s/
+/** The characters of JavaScript's \s, by code (a regex test per character is the slow part of a 100 000-character transcript). */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13)
+  if (code < 160) return false
+  return code === 160 || code === 5760 || (code >= 8192 && code <= 8202) || code === 8232 || code === 8233 || code === 8239 || code === 8287 || code === 12288 || code === 65279
+}
 const PUNCTUATION = /\p{P}/u
 
 /** Keeps the first MAX_MARK_RUN code points of each long mark run and blanks the rest (same length). */
@@ -61,8 +66,11 @@ function cutPoints(text: string, maxRun: number, cjk: boolean): number[] {
   let lastSpaceEnd = -1
   let lastMarkEnd = -1
   for (let i = 0; i < text.length; i++) {
-    const char = text[i]!
-    if (SPACE.test(char)) {
+    if (i + 1 - pieceStart > MAX_TEXT_PIECE_CHARS && lastSpaceEnd > pieceStart) {
+      cuts.push(lastSpaceEnd)
+      pieceStart = lastSpaceEnd
+    }
+    if (isSpace(text.charCodeAt(i))) {
       runStart = lastSpaceEnd = i + 1
     } else if (i + 1 - runStart > maxRun) {
       let cut = cjk && lastMarkEnd > runStart ? lastMarkEnd : i
@@ -70,18 +78,15 @@ function cutPoints(text: string, maxRun: number, cjk: boolean): number[] {
       cuts.push(cut)
       runStart = pieceStart = cut
     }
-    if (cjk && PUNCTUATION.test(char)) lastMarkEnd = i + 1
-    if (i + 1 - pieceStart > MAX_TEXT_PIECE_CHARS && lastSpaceEnd > pieceStart) {
-      cuts.push(lastSpaceEnd)
-      pieceStart = lastSpaceEnd
-    }
+    if (cjk && PUNCTUATION.test(text[i]!)) lastMarkEnd = i + 1
   }
   return cuts
 }
 
 function boundText(segment: TextSegment, language: Language): TextSegment[] {
-  const text = blankMarkRuns(segment.text)
   const cjk = language === 'zh' || language === 'ja'
+  if (segment.text.length <= MAX_MARK_RUN) return [segment]  // nothing in it can be over a bound
+  const text = blankMarkRuns(segment.text)
   const pieces: TextSegment[] = []
   let from = 0
   for (const cut of [...cutPoints(text, cjk ? MAX_CJK_RUN_CHARS : MAX_WORD_CHARS, cjk), text.length]) {

@@ -15,7 +15,7 @@ import type { TokenReader, WordCollector } from './token-reader.js'
 import { LANGUAGES, type Chunk, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
 import type { Unit } from './units.js'
 
-/** Longest stretch of planning on the event loop before it yields to other work. */
+/** Planning a long transcript yields to the event loop after this many milliseconds of work. */
 const PLAN_SLICE_MS = 10
 
 function checkOptions(transcript: unknown, opts: PlanOptions): void {
@@ -68,6 +68,17 @@ function mergeBreaks(units: Unit[]): Unit[] {
     else merged.push(unit)
   }
   return merged
+}
+
+/** Yields to the event loop once a slice of planning work is used up, and stops once the call is aborted. */
+function slicer(opts: PlanOptions): () => Promise<void> {
+  let sliceStart = performance.now()
+  return async () => {
+    if (performance.now() - sliceStart < PLAN_SLICE_MS) return
+    await new Promise((resolve) => setImmediate(resolve))
+    if (opts.signal?.aborted) throw abortedError(opts.signal)
+    sliceStart = performance.now()
+  }
 }
 
 /** A markup or phoneme error found in a later part of a session's text points into the whole text. */
@@ -158,16 +169,12 @@ export class SpeechPlanner {
         words.push({ text: text.slice(start, stop), start: this.base + start, end: this.base + stop })
         return this.wordCount + words.length - 1
       }
-      let sliceStart = performance.now()
+      // A long transcript is planned in slices, so other requests' work runs in between.
+      const breathe = slicer(this.opts)
       for (const sentence of sentences) {
         const units = sentence.flatMap((segment) => segmentUnits(segment, reader, this.opts, addWord))
         chunks.push(...chunkUnits(mergeBreaks(units)))
-        // A long transcript is planned in slices, so other requests' work runs in between.
-        if (performance.now() - sliceStart > PLAN_SLICE_MS) {
-          await new Promise((resolve) => setImmediate(resolve))
-          if (this.opts.signal?.aborted) throw abortedError(this.opts.signal)
-          sliceStart = performance.now()
-        }
+        await breathe()
       }
     }
     this.pending = this.pending.slice(end)

@@ -43,7 +43,8 @@ async function healthy<T>(source: string, deadlineMs?: number): Promise<T> {
 /** The seconds of 16-bit audio in a raw buffer's byte length at a sample rate. */
 const SECONDS = `const seconds = (bytes, rate = 44100, width = 2) => bytes / width / rate`
 
-describe('issue 7, TypeScript cases', () => {
+// Each case may run its child up to three times (see healthy), on a shared machine.
+describe('issue 7, TypeScript cases', { timeout: 240_000 }, () => {
   it('cases 1 and 2: an oversized phoneme tag is INVALID_PHONEMES before it reaches espeak-ng', async () => {
     const report = await healthy<Record<string, Outcome>>(`
       const engine = await createEngine()
@@ -136,7 +137,7 @@ describe('issue 7, TypeScript cases', () => {
     `)
     expect(report.words).toBe(2000)
     expect(report.chunks).toBeGreaterThan(10)
-    expect(report.firstMs).toBeLessThan(3000)  // was 25-32 s for 1000 groups
+    expect(report.firstMs).toBeLessThan(8000)  // was 25-32 s for 1000 groups
   })
 
   it('case 9: one 100 000-letter word is AUDIO_TOO_LONG at once; an 8 000-letter one streams in short words', async () => {
@@ -160,7 +161,7 @@ describe('issue 7, TypeScript cases', () => {
       expect(report[`${model} 100k`]!.code).toBe('AUDIO_TOO_LONG')
       expect(report[`${model} 100k`]!.ms).toBeLessThan(2000)
       expect(report[`${model} 8k`]!.value).toBeGreaterThan(1000)
-      expect(report[`${model} 8k`]!.ms).toBeLessThan(3000)  // was 6.5 s for the whole word
+      expect(report[`${model} 8k`]!.ms).toBeLessThan(5000)  // was 6.5 s for the whole word, unloaded
     }
   })
 
@@ -219,9 +220,11 @@ describe('issue 7, TypeScript cases', () => {
         synthesize: await settle(() => engine.synthesize(big)),
         timestamps: await settle(() => engine.synthesizeWithTimestamps(big)),
         stream: await settle(async () => { for await (const _ of engine.stream(big)) void _ }),
+        // Estimated at half a second, spelled out for about three: the limit holds during synthesis too.
+        during: await settle(async () => (await createEngine({ maxAudioSeconds: 1 })).synthesize(request('bcdfghjk'))),
       })
     `)
-    for (const name of ['synthesize', 'timestamps', 'stream']) expect(report[name]!.code, name).toBe('AUDIO_TOO_LONG')
+    for (const name of ['synthesize', 'timestamps', 'stream', 'during']) expect(report[name]!.code, name).toBe('AUDIO_TOO_LONG')
   })
 
   it('case 12: streams read once and dropped are collected, and their native streams go away', async () => {

@@ -2,7 +2,7 @@
  * Runs a scenario in a fresh Node process, so that a crash shows up as a signal, a hang as the
  * deadline, and memory as the child's own peak RSS. The scenario's source runs after PRELUDE,
  * which gives it an engine, voices, `settle()` (a call's outcome as a code, never a throw) and
- * `watch()` (the event loop's worst stall); it ends by calling `report(value)`.
+ * `watch()` (the event loop's worst stall, see stall.ts); it ends by calling `report(value)`.
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
@@ -22,6 +22,7 @@ export interface ChildResult<T> {
 
 export const PRELUDE = `
 import { createEngine, PREDEFINED_VOICES, TtsError } from './lib/index.ts'
+import { watchStalls } from './test/hardening/stall.ts'
 const voice = (name = 'Sarah') => ({ mode: 'id', id: PREDEFINED_VOICES.find((v) => v.record.name === name).record.voice_id })
 const request = (transcript, extra = {}) => ({ model_id: 'svc_flash_v1.5', transcript, voice: voice(), ...extra })
 /** A call's outcome: { code } for a TtsError, { error } for anything else, { value } on success. */
@@ -32,17 +33,12 @@ async function settle(work) {
     return error instanceof TtsError ? { code: error.code, message: error.message } : { error: String(error && error.stack || error) }
   }
 }
-let worstLagMs = 0
-let lastTick = performance.now()
-const lagTimer = setInterval(() => {
-  const now = performance.now()
-  worstLagMs = Math.max(worstLagMs, now - lastTick - 5)
-  lastTick = now
-}, 5)
+const stalls = watchStalls()
 /** Starts measuring the event loop's worst stall from now (module loading and engine start excluded). */
-function watch() { worstLagMs = 0; lastTick = performance.now() }
+function watch() { stalls.reset() }
 function report(value) {
-  clearInterval(lagTimer)
+  const worstLagMs = stalls.worstMs()
+  stalls.stop()
   const peakRssMB = process.resourceUsage().maxRSS / 1024
   process.stdout.write('REPORT ' + JSON.stringify({ ...value, worstLagMs, peakRssMB }) + '\\n')
   process.exit(0)

@@ -1,4 +1,4 @@
-import { createEngine, PREDEFINED_VOICES, type Engine, type Language } from '../../lib/index.js'
+import { createEngine, PREDEFINED_VOICES, type Engine, type Language, type SpeechChunk } from '../../lib/index.js'
 
 let shared: Promise<Engine> | undefined
 
@@ -22,4 +22,23 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = []
   for await (const item of iterable) items.push(item)
   return items
+}
+
+/** Stretches of a speech stream joined into its chunks (sentences): a chunk's words come with its last stretch. */
+export function joinChunks(stretches: SpeechChunk[]): SpeechChunk[] {
+  const chunks: SpeechChunk[] = []
+  let open: SpeechChunk[] = []
+  for (const stretch of stretches) {
+    open.push(stretch)
+    if (stretch.words.length === 0) continue
+    chunks.push({
+      audio: Buffer.concat(open.map((part) => part.audio)),
+      samples: open.reduce((n, part) => n + part.samples, 0),
+      offsetSamples: open[0]!.offsetSamples,
+      words: stretch.words,
+    })
+    open = []
+  }
+  if (open.length > 0) throw new Error('stretches after the last word')
+  return chunks
 }

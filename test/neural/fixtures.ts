@@ -74,3 +74,11 @@ export function maxAbsDifference(a: Float32Array, b: Float32Array): number {
   for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!))
   return worst
 }
+
+/** What the native backend interface hands on: 16-bit samples (x * 32767 rounded half away from zero), read back as s / 32768. */
+export function as16Bit(samples: Float32Array): Float32Array {
+  return samples.map((x) => {
+    const scaled = Math.max(-1, Math.min(1, x)) * 32767
+    return (Math.sign(scaled) * Math.round(Math.abs(scaled))) / 32768
+  })
+}

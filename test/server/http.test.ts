@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PREDEFINED_VOICES } from '../../lib/index.js'
 import type { Route } from '../../lib/server/routes.js'
 import { decodeWav, rms, s16 } from '../helpers/audio.js'
+import { MP3_SAMPLE } from '../helpers/samples.js'
 import { testEngine, voiceId } from '../helpers/engine.js'
 import { ADAPTERS, KEY, post, start, openStream, TEST_KEYS, VOICES_ONLY_KEY, waitUntil, type Running } from '../helpers/server.js'
 
@@ -108,6 +109,29 @@ describe.each(ADAPTERS)('HTTP on %s', (adapter) => {
     expect(second.voices[0]!.voice_id).toBe(PREDEFINED_VOICES[3]!.record.voice_id)
   })
 
+  it('mounts the voice operations: clone (multipart), get, preview, delete, each needing the voices scope', async () => {
+    const form = new FormData()
+    form.set('clip', new Blob([new Uint8Array(MP3_SAMPLE)], { type: 'audio/mpeg' }), 'me.mp3')
+    form.set('name', 'Served')
+    form.set('language', 'en')
+    const cloned = await fetch(`${server.base}/voices/clone`, { method: 'POST', headers: { 'x-api-key': VOICES_ONLY_KEY }, body: form })
+    expect(cloned.status).toBe(200)
+    const voice = (await cloned.json()) as { voice_id: string; voice_type: string; name: string }
+    expect(voice).toMatchObject({ voice_type: 'CUSTOM', name: 'Served' })
+    const headers = { 'x-api-key': VOICES_ONLY_KEY }
+    expect(await (await fetch(`${server.base}/voices/${voice.voice_id}`, { headers })).json()).toMatchObject({ voice_id: voice.voice_id })
+    const preview = await fetch(`${server.base}/voices/${voice.voice_id}/preview`, { headers })
+    expect(preview.headers.get('content-type')).toBe('audio/wav')
+    expect(decodeWav(Buffer.from(await preview.arrayBuffer())).data.length).toBeGreaterThan(10_000)
+    expect((await post(server.base, '/text_to_speech', flash('Spoken by a clone.', { voice: { mode: 'id', id: voice.voice_id } }))).status).toBe(200)
+    expect((await fetch(`${server.base}/voices/${voice.voice_id}`, { method: 'DELETE', headers })).status).toBe(204)
+    const gone = await fetch(`${server.base}/voices/${voice.voice_id}`, { headers })
+    expect([gone.status, (await gone.json()).error_code]).toEqual([404, 'VOICE_NOT_FOUND'])
+    expect((await fetch(`${server.base}/voices/${voice.voice_id}`, { headers: { 'x-api-key': 'sk_nope' } })).status).toBe(401)
+    const tooLarge = await fetch(`${server.base}/voices/batch`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ voice_ids: ['x'.repeat(70 * 1024)] }) })
+    expect(tooLarge.status).toBe(413)
+  })
+
   it('refuses a missing, wrong or under-scoped key with 401 INVALID_API_KEY', async () => {
     for (const headers of [{ 'x-api-key': '' }, { 'x-api-key': 'sk_wrong' }, { 'x-api-key': VOICES_ONLY_KEY }]) {
       const response = await post(server.base, '/text_to_speech', flash('Hi.'), headers)
@@ -169,6 +193,17 @@ describe.each(ADAPTERS)('HTTP on %s', (adapter) => {
     stream.disconnect()
     // The request's stream is cancelled (not merely stalled by backpressure) and no native task runs for it.
     expect(await waitUntil(() => server.service.requestsInFlight === 0 && engine.counters().activeTasks === 0, 2000)).toBe(true)
+  })
+})
+
+describe('Fastify plugin options', () => {
+  it('are validated at registration', async () => {
+    const { default: Fastify } = await import('fastify')
+    const { default: ttsPlugin } = await import('../../lib/server/fastify.js')
+    const app = Fastify()
+    await expect(app.register(ttsPlugin, { engine, maxBodyBytes: -1 } as never)).rejects.toThrow()
+    const missing = Fastify()
+    await expect(missing.register(ttsPlugin, {} as never)).rejects.toThrow()
   })
 })
 

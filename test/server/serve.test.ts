@@ -79,9 +79,19 @@ describe.each(ADAPTERS)('svc-tts serve --framework %s', (framework) => {
     const again = JSON.parse(await second.waitFor((line) => line.includes('"listening"'))) as { url: string }
     expect(second.lines.some((line) => line.startsWith('sk_'))).toBe(false)
     expect((await fetch(`${again.url}/voices`, { method: 'POST', headers, body: '{"limit":1}' })).status).toBe(200)
+    // Revoked with `svc-tts keys` while the server runs: refused once the server has seen the file change.
+    const id = (await cli('keys', 'list', '--data-dir', dataDir)).stdout.split(/\s+/)[0]!
+    await cli('keys', 'revoke', id, '--data-dir', dataDir)
+    const deadline = Date.now() + 10_000
+    let afterRevoke = 200
+    while (afterRevoke === 200 && Date.now() < deadline) {
+      afterRevoke = (await fetch(`${again.url}/voices`, { method: 'POST', headers, body: '{"limit":1}' })).status
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(afterRevoke).toBe(401)
     second.child.kill('SIGINT')
     expect(await second.exit).toBe(0)
-  })
+  }, 90_000)
 })
 
 describe('svc-tts keys', () => {
@@ -98,5 +108,5 @@ describe('svc-tts keys', () => {
     await cli('keys', 'revoke', id!, '--data-dir', dataDir)
     expect((await cli('keys', 'list', '--data-dir', dataDir)).stdout.trim()).toBe('')
     await expect(cli('keys', 'create', '--scopes', 'admin', '--data-dir', dataDir)).rejects.toThrow(/unknown scope/)
-  })
+  }, 60_000)
 })

@@ -7,6 +7,7 @@
  * (the machine is shared; a blocking bug stalls every time).
  */
 import { createEngine, TtsError, type Engine } from '../../../lib/index.js'
+import { watchStalls } from '../stall.js'
 import { fuzzInput, type FuzzInput } from './inputs.js'
 
 const STALL_MS = 200
@@ -15,13 +16,7 @@ const STREAM_CHUNKS = 3
 
 const [seed, from, count] = process.argv.slice(2).map(Number) as [number, number, number]
 
-let worstLagMs = 0
-let lastTick = performance.now()
-setInterval(() => {
-  const now = performance.now()
-  worstLagMs = Math.max(worstLagMs, now - lastTick - 5)
-  lastTick = now
-}, 5)
+const stalls = watchStalls()
 
 const WIDTH: Record<string, number> = { pcm_s16le: 2, pcm_f32le: 4, pcm_mulaw: 1, pcm_alaw: 1 }
 
@@ -70,11 +65,10 @@ for (let index = from; index < from + count; index++) {
   let failure: string | null = null
   for (let attempt = 0; attempt < 3 && stalledMs >= STALL_MS && failure === null; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 10))
-    worstLagMs = 0
-    lastTick = performance.now()
+    stalls.reset()
     failure = await run(engine, input)
     await new Promise((resolve) => setTimeout(resolve, 10))  // a stall at the very end shows up too
-    stalledMs = worstLagMs
+    stalledMs = stalls.worstMs()
   }
   if (failure !== null) console.log(`FAIL ${index} ${failure.replace(/\n/g, ' | ')}`)
   else if (stalledMs >= STALL_MS) console.log(`STALL ${index} ${stalledMs.toFixed(0)}`)

@@ -1,0 +1,204 @@
+/**
+ * `npm run bench`: measures issue 6's acceptance targets in one sitting and writes
+ * bench/RESULTS.md. Every timing is a median over repeated runs, with its p95; the command-line
+ * baselines write their WAV to a file, the way users run them (`espeak-ng -w file`,
+ * `flite -o file`). Needs the `espeak-ng`, `flite`, `sox` and pocketsphinx programs
+ * (scripts/install-bench-deps.sh).
+ */
+import { execFile } from 'node:child_process'
+import { setMaxListeners } from 'node:events'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import os, { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { createEngine, type Engine } from '../lib/index.js'
+import { machineInfo } from './machine.js'
+import { median, quantile } from './stats.js'
+import { requestFor, subjectById, type Subject } from './subjects.js'
+import { HARVARD_SENTENCES, THOUSAND_WORDS, TWO_SENTENCES, wordCount } from './texts.js'
+import { measureWer, type WerResult } from './wer.js'
+
+const run = promisify(execFile)
+const MARKED_SECTION = /<!-- ([\w-]+):start -->[\s\S]*?<!-- \1:end -->/g
+const TEN_THOUSAND_WORDS = Array.from({ length: 10 }, () => THOUSAND_WORDS).join(' ')
+
+interface Figure {
+  median: number
+  p95: number
+  runs: number
+}
+
+function figure(values: number[]): Figure {
+  return { median: median(values), p95: quantile(values, 0.95), runs: values.length }
+}
+
+const ms = (f: Figure) => `${f.median.toFixed(1)} ms (p95 ${f.p95.toFixed(1)}, ${f.runs} runs)`
+
+function progress(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`)
+}
+
+/** Time from the call to its first audio, the rest of the stream cancelled. */
+async function firstAudioMs(engine: Engine, subject: Subject, text: string): Promise<number> {
+  const started = performance.now()
+  const iterator = engine.speak(requestFor(subject, text))[Symbol.asyncIterator]()
+  await iterator.next()
+  const elapsed = performance.now() - started
+  await iterator.return(undefined)
+  return elapsed
+}
+
+/** Wall time of a whole request and the seconds of audio it made. */
+async function wholeRequest(engine: Engine, subject: Subject, text: string): Promise<{ ms: number; audioSeconds: number }> {
+  const started = performance.now()
+  let samples = 0
+  for await (const chunk of engine.speak(requestFor(subject, text))) samples += chunk.samples
+  return { ms: performance.now() - started, audioSeconds: samples / subject.sampleRate }
+}
+
+/** Wall time of the CLI writing `text` to a WAV file, and the seconds of audio in it. */
+async function cliRun(subject: Subject, text: string, dir: string): Promise<{ ms: number; audioSeconds: number }> {
+  const file = path.join(dir, `${subject.id}.wav`)
+  const started = performance.now()
+  await run(subject.cli!.command, subject.cli!.args(text, file), { maxBuffer: 1 << 20 })
+  const elapsed = performance.now() - started
+  const { stdout } = await run('soxi', ['-D', file])
+  return { ms: elapsed, audioSeconds: Number(stdout.trim()) }
+}
+
+async function repeat<T>(times: number, measure: () => Promise<T>): Promise<T[]> {
+  const results: T[] = []
+  for (let i = 0; i < times; i++) results.push(await measure())
+  return results
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date()
+  const loadBefore = os.loadavg()[0]!
+  const engine = await createEngine({ maxAudioSeconds: 86_400 })
+  const dir = await mkdtemp(path.join(tmpdir(), 'svc-tts-bench-'))
+  const lines: string[] = []
+  const out = (line = '') => lines.push(line)
+  const espeak = subjectById('espeak')
+  const slt = subjectById('slt')
+  const rms = subjectById('rms')
+  const kal16 = subjectById('kal16')
+  const verdict = (ok: boolean) => (ok ? '**met**' : '**not met**')
+
+  // Warm every voice once (page in the models).
+  for (const subject of [espeak, slt, rms, kal16]) await wholeRequest(engine, subject, TWO_SENTENCES)
+
+  progress('first audio')
+  const texts = [
+    ['two sentences', TWO_SENTENCES, 30],
+    [`${wordCount(THOUSAND_WORDS)} words`, THOUSAND_WORDS, 15],
+    [`${wordCount(TEN_THOUSAND_WORDS)} words`, TEN_THOUSAND_WORDS, 10],
+  ] as const
+  const first = new Map<string, Figure[]>()
+  for (const subject of [espeak, slt, rms]) {
+    const figures: Figure[] = []
+    for (const [, text, times] of texts) figures.push(figure(await repeat(times, () => firstAudioMs(engine, subject, text))))
+    first.set(subject.id, figures)
+  }
+
+  progress('lone 1000-word requests against the CLIs')
+  const sltOurs = await repeat(3, () => wholeRequest(engine, slt, THOUSAND_WORDS))
+  const sltCli = await repeat(3, () => cliRun(slt, THOUSAND_WORDS, dir))
+  const espeakOurs = await repeat(7, () => wholeRequest(engine, espeak, THOUSAND_WORDS))
+  const espeakCli = await repeat(7, () => cliRun(espeak, THOUSAND_WORDS, dir))
+
+  progress('kal16 beside espeak-ng')
+  const kalAlone = await repeat(7, async () => (await wholeRequest(engine, kal16, THOUSAND_WORDS)).ms)
+  const kalBeside = await repeat(7, async () => {
+    const others = Array.from({ length: 4 }, () => wholeRequest(engine, espeak, THOUSAND_WORDS))
+    const kal = (await wholeRequest(engine, kal16, THOUSAND_WORDS)).ms
+    await Promise.all(others)
+    return kal
+  })
+
+  progress('first audio with 32 streams in flight')
+  const crowdedFirst = new Map<string, number[]>()
+  for (const newcomer of [kal16, espeak]) {
+    const controller = new AbortController()
+    setMaxListeners(64, controller.signal)  // one signal stops the whole crowd
+    const crowd = Array.from({ length: 32 }, (_, i) =>
+      (async () => {
+        const subject = i % 2 === 0 ? espeak : kal16
+        for await (const _ of engine.speak(requestFor(subject, TEN_THOUSAND_WORDS), { signal: controller.signal })) void _
+      })().catch(() => undefined),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    crowdedFirst.set(newcomer.id, await repeat(20, () => firstAudioMs(engine, newcomer, TWO_SENTENCES)))
+    controller.abort()
+    await Promise.all(crowd)
+  }
+
+  progress('word error rate (pocketsphinx)')
+  const wer: WerResult[] = []
+  for (const id of ['slt', 'rms', 'awb', 'kal16', 'espeak']) wer.push(await measureWer(engine, subjectById(id), HARVARD_SENTENCES))
+
+  await engine.close()
+  await rm(dir, { recursive: true, force: true })
+
+  const m = machineInfo()
+  const machine = `${m.cpuModel}, ${m.cores} cores, ${m.memoryGib.toFixed(1)} GiB; ${m.kernel}; Node ${m.node}; espeak-ng ${m.espeakNg}; flite ${m.flite}`
+  out('# svc-tts against issue 6\'s targets')
+  out()
+  out(`Generated by \`npm run bench\` (\`node --import tsx bench/acceptance.ts\`) in one sitting, ${startedAt.toISOString()}; every figure below comes from that run.`)
+  out()
+  out(`- Machine: ${machine}; 1-minute load average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end. The machine was shared: other work running at the same time shows up in every figure, more in p95 than in medians.`)
+  out('- In-process figures use `engine.speak()` with raw 16-bit PCM at the synthesizer\'s own rate (espeak-ng 22.05 kHz, flite 16 kHz). First audio is the time from the call to the first stretch of audio.')
+  out('- CLI baselines write to a file, as users run them: `espeak-ng -v en-us+f3 -w FILE TEXT`, `flite -voice VOICE -t TEXT -o FILE`; a CLI\'s time is its whole process (it cannot be read while it writes).')
+  out()
+  out('## First audio')
+  out()
+  out(`| synthesizer | ${texts.map(([name]) => name).join(' | ')} | target |`)
+  out(`| --- | ${texts.map(() => '---').join(' | ')} | --- |`)
+  for (const subject of [espeak, slt, rms]) {
+    const figures = first.get(subject.id)!
+    const limit = subject.id === 'espeak' ? 2 : 15
+    const ok = figures.every((f) => f.median <= limit && f.p95 <= limit) && figures[2]!.median - figures[0]!.median <= 1
+    out(`| ${subject.label} | ${figures.map(ms).join(' | ')} | ≤ ${limit} ms, 10 000 words within 1 ms of two sentences: ${verdict(ok)} |`)
+  }
+  out()
+  out('## A lone long request against the command-line programs (1000 words)')
+  out()
+  const sltOursMs = median(sltOurs.map((r) => r.ms))
+  const sltCliMs = median(sltCli.map((r) => r.ms))
+  out(`- flite slt: in-process ${sltOursMs.toFixed(0)} ms (p95 ${quantile(sltOurs.map((r) => r.ms), 0.95).toFixed(0)}) for ${sltOurs[0]!.audioSeconds.toFixed(1)} s of audio; \`flite\` ${sltCliMs.toFixed(0)} ms (p95 ${quantile(sltCli.map((r) => r.ms), 0.95).toFixed(0)}) for ${sltCli[0]!.audioSeconds.toFixed(1)} s. Speed-up ${(sltCliMs / sltOursMs).toFixed(2)}x; target ≥ 1.7x: ${verdict(sltCliMs / sltOursMs >= 1.7)}.`)
+  const rtf = (runs: { ms: number; audioSeconds: number }[]) => median(runs.map((r) => r.ms / 1000 / r.audioSeconds))
+  const espeakRatio = rtf(espeakOurs) / rtf(espeakCli)
+  out(`- espeak-ng: in-process RTF ${rtf(espeakOurs).toFixed(5)} (median ${median(espeakOurs.map((r) => r.ms)).toFixed(0)} ms, p95 ${quantile(espeakOurs.map((r) => r.ms), 0.95).toFixed(0)}, ${espeakOurs[0]!.audioSeconds.toFixed(1)} s of audio); \`espeak-ng -w\` RTF ${rtf(espeakCli).toFixed(5)} (median ${median(espeakCli.map((r) => r.ms)).toFixed(0)} ms, p95 ${quantile(espeakCli.map((r) => r.ms), 0.95).toFixed(0)}, ${espeakCli[0]!.audioSeconds.toFixed(1)} s). Ratio ${espeakRatio.toFixed(2)}; target ≤ 1.0: ${verdict(espeakRatio <= 1)}.`)
+  out()
+  out('## Streams beside each other')
+  out()
+  const alone = figure(kalAlone)
+  const beside = figure(kalBeside)
+  out(`- One kal16 stream (1000 words): alone ${ms(alone)}; beside 4 espeak-ng streams ${ms(beside)}: ${(beside.median / alone.median).toFixed(2)}x; target ≤ 2x: ${verdict(beside.median <= 2 * alone.median)}.`)
+  for (const [id, values] of crowdedFirst) {
+    const f = figure(values)
+    out(`- A new ${subjectById(id).label} stream's first audio with 32 streams in flight (16 espeak-ng, 16 kal16, 10 000 words each): ${ms(f)}; target p95 ≤ 20 ms: ${verdict(f.p95 <= 20)}.`)
+  }
+  out()
+  out('## Word error rate (pocketsphinx, 20 Harvard sentences, 16 kHz)')
+  out()
+  out('Ours and the CLI speak each sentence alone; pocketsphinx_continuous with the en-us model decodes each file. flite\'s output is deterministic (a sentence that reaches flite unchanged comes out byte for byte as the CLI\'s, see test/reproducible.test.ts), so one run is the figure; espeak-ng\'s varies slightly between calls. Where ours differs from the CLI on flite, the text reached flite differently (our normaliser and tokenizer), not the synthesis.')
+  out()
+  out('| voice | ours | CLI | ours − CLI | target: ours at most 1 point worse |')
+  out('| --- | --- | --- | --- | --- |')
+  for (const result of wer) {
+    const diff = result.oursPercent - result.cliPercent
+    out(`| ${result.subject.label} | ${result.oursPercent.toFixed(1)}% | ${result.cliPercent.toFixed(1)}% | ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} | ${verdict(diff <= 1)} |`)
+  }
+  out()
+  // Other benches keep their own sections of RESULTS.md between <!-- name:start/end --> markers.
+  const resultsPath = fileURLToPath(new URL('./RESULTS.md', import.meta.url))
+  const kept = existsSync(resultsPath) ? (readFileSync(resultsPath, 'utf8').match(MARKED_SECTION) ?? []) : []
+  const report = [`${lines.join('\n')}\n`, ...kept.map((section) => `${section.trimEnd()}\n`)].join('\n')
+  writeFileSync(resultsPath, report)
+  process.stdout.write(report)
+}
+
+await main()

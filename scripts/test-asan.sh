@@ -1,0 +1,14 @@
+#!/bin/sh
+# Builds the addon with AddressSanitizer (into build-asan/, apart from the normal build) and runs
+# the tests that drive native code against it. Node itself is not instrumented, so the sanitizer
+# runtime is preloaded; leak detection is off because V8 and the leaked-on-purpose singletons
+# (pool, engines) hold memory until exit. Child processes and worker threads inherit all of it.
+set -eu
+cd "$(dirname "$0")/.."
+
+npx cmake-js compile --CDSVC_TTS_ASAN=ON --out build-asan
+SVC_TTS_NATIVE_BINDING="$PWD/build-asan/Release/svc_tts.node" \
+LD_PRELOAD="$(gcc -print-file-name=libasan.so)" \
+ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
+  npx vitest run test/hardening/cases-native.test.ts test/streaming.test.ts test/teardown.test.ts \
+    test/audio-formats.test.ts test/timestamps.test.ts test/markup-audio.test.ts "$@"

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { TtsError } from '../../lib/errors.js'
+import { fromNativeError, loadNative } from '../../lib/native.js'
+
+describe('native errors become TtsErrors', () => {
+  it('an argument the addon refuses is SYNTHESIS_FAILED (the library should have caught it) with the native code', async () => {
+    const native = loadNative()
+    await native.init({})
+    let thrown: unknown
+    try {
+      new native.SynthStream({ backend: 'espeak', voice: 'en-us', speed: Number.NaN, pitch: 1, sampleRate: 44100, encoding: 'pcm_s16le', queueCapacity: 2, chunks: [] })
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(TypeError)
+    const error = fromNativeError(thrown, 'synthesis could not start')
+    expect(error).toBeInstanceOf(TtsError)
+    expect(error.code).toBe('SYNTHESIS_FAILED')
+    expect(error.extra).toEqual({ native_code: 'ERR_SVC_INVALID_ARGUMENT' })
+  })
+
+  it('maps each native code, and anything without one to SYNTHESIS_FAILED', () => {
+    const coded = (code: string) => Object.assign(new Error('x'), { code })
+    expect(fromNativeError(coded('ERR_SVC_ESPEAK_INIT'), 'init').code).toBe('NATIVE_LOAD_FAILED')
+    expect(fromNativeError(coded('ERR_SVC_INPUT_TOO_LONG'), 'synth').code).toBe('TRANSCRIPT_TOO_LONG')
+    expect(fromNativeError(new RangeError('no code'), 'synth').code).toBe('SYNTHESIS_FAILED')
+    expect(fromNativeError('a string', 'synth').message).toBe('synth: a string')
+  })
+})
