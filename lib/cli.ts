@@ -6,6 +6,8 @@
  *   svc-tts voices [--language xx]
  *   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework standalone|express|fastify]
  *   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
+ *   svc-tts models
+ * say, voices, models and serve take --models-dir DIR: model packs described by DIR/svc-tts.models.json.
  */
 import { createWriteStream } from 'node:fs'
 import { open } from 'node:fs/promises'
@@ -14,6 +16,8 @@ import { parseArgs } from 'node:util'
 import { wavHeader, type OutputFormat } from './audio/format.js'
 import { createEngine, type Engine } from './engine.js'
 import { isTtsError } from './errors.js'
+import { loadNative } from './native.js'
+import { readModelsDir } from './neural/models-dir.js'
 import { parseOutputFormat } from './schemas.js'
 import { defaultDataDir, FRAMEWORKS, manageKeys, serve, type Framework } from './server/serve.js'
 import { LANGUAGES, type Language } from './text/types.js'
@@ -23,7 +27,9 @@ const USAGE = `usage:
   svc-tts say "text" --out FILE.wav [--model ID] [--voice ID|NAME] [--language xx] [--encoding ENC] [--sample-rate HZ]
   svc-tts voices [--language xx]
   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework standalone|express|fastify]
-  svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]`
+  svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
+  svc-tts models                  models, their packs and devices, and the packs' voices
+  --models-dir DIR                serve model ids from the packs in DIR/svc-tts.models.json`
 
 function pickVoice(voice: string | undefined, language: Language): string {
   if (!voice) return defaultVoiceFor(language).record.voice_id
@@ -84,6 +90,17 @@ async function listVoices(engine: Engine, language: string | undefined): Promise
   } while (cursor)
 }
 
+/** Each model id with its backend, the pack and device behind it, and the packs' own voices. */
+async function listModels(engine: Engine): Promise<void> {
+  console.log(`ONNX Runtime ${loadNative().onnxRuntimeVersion()}`)
+  for (const model of engine.models.list()) {
+    const pack = model.pack
+    const where = pack ? `${pack.type} ${pack.path} on ${pack.info.device}${pack.info.hasDurations ? ', durations' : ''}` : model.backend
+    console.log(`${model.id}  ${model.languages.join(',')}  ${where}`)
+    for (const speaker of pack?.speakers ?? []) console.log(`  ${speaker.language}  ${speaker.gender.padEnd(7)}  ${speaker.name}`)
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -95,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
       language: { type: 'string' },
       encoding: { type: 'string' },
       'sample-rate': { type: 'string' },
+      'models-dir': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
@@ -115,16 +133,20 @@ async function main(argv: string[]): Promise<number> {
     if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw new Error(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
     const port = Number(values.port ?? 8080)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a port number')
-    await serve({ port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000 })
+    await serve({
+      port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
+      ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
+    })
     return 0
   }
   if (values.language && !(LANGUAGES as readonly string[]).includes(values.language)) {
     throw new Error(`--language must be one of ${LANGUAGES.join(', ')}`)
   }
-  const engine = await createEngine()
+  const engine = await createEngine(values['models-dir'] ? readModelsDir(values['models-dir']) : {})
   try {
     if (command === 'say') await say(engine, rest.join(' '), values as Record<string, string | undefined>)
     else if (command === 'voices') await listVoices(engine, values.language)
+    else if (command === 'models') await listModels(engine)
     else {
       console.error(USAGE)
       return 1

@@ -11,8 +11,11 @@ import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.j
 import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
-import { ESPEAK_LANGUAGE_VOICE, ModelRegistry, type ModelPack } from './models.js'
+import { DEFAULT_MODELS, ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelPack } from './models.js'
 import { fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
+import type { Device, PackOptions } from './neural/options.js'
+import { loadPack, type LoadedPack } from './neural/packs.js'
+import { CombinedVoiceStore, PackVoiceStore } from './neural/voices.js'
 import {
   callOptionsSchema,
   DEFAULT_MAX_TRANSCRIPT_CHARS,
@@ -50,7 +53,14 @@ export interface EngineOptions {
   dataDir?: string
   /** A voice library of your own instead of the SQLite one (the engine then does not close it). */
   voiceStore?: VoiceStore
-  models?: ModelRegistry
+  /** Model ids served by neural packs: `{ 'svc_pro_v1.0': { type: 'piper', path: '/voices/x.onnx' } }`. */
+  models?: Record<string, PackOptions>
+  /** Where neural packs run: 'auto' (CUDA if it loads, else the CPU, with a warning), 'cpu' (default), 'cuda'. */
+  device?: Device
+  /** Intra-op threads of each neural session (default 1: concurrent requests run in parallel instead). */
+  modelThreads?: number
+  /** Where load-time warnings go (a device fallback); default process.emitWarning. */
+  onWarning?: (message: string) => void
 }
 
 /** The answer of a batch get: the voices found, in the order asked, and the ids no voice has. */
@@ -95,6 +105,7 @@ function openVoiceStore(dataDir: string | undefined): VoiceStore {
 export class Engine {
   readonly models: ModelRegistry
   private readonly voiceStore: VoiceStore
+  private readonly packVoices: PackVoiceStore
   private readonly ownsVoiceStore: boolean
   private readonly previews = new PreviewCache()
   private readonly queueCapacity: number
@@ -106,10 +117,12 @@ export class Engine {
   constructor(
     private readonly native: NativeAddon,
     options: EngineOptions,
+    private readonly packs: readonly LoadedPack[] = [],
   ) {
-    this.models = options.models ?? new ModelRegistry()
+    this.models = new ModelRegistry(modelsWithPacks(packs))
     this.ownsVoiceStore = options.voiceStore === undefined
-    this.voiceStore = options.voiceStore ?? openVoiceStore(options.dataDir)
+    this.packVoices = new PackVoiceStore(packs)
+    this.voiceStore = new CombinedVoiceStore(options.voiceStore ?? openVoiceStore(options.dataDir), this.packVoices)
     this.queueCapacity = options.queueCapacity ?? 2
     this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
     this.maxAudioSeconds = options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS
@@ -258,6 +271,7 @@ export class Engine {
   /** Aborts every call of this engine in flight (resolving, planning or streaming); later calls fail with ENGINE_CLOSED. */
   async close(): Promise<void> {
     this.closed = true
+    for (const pack of this.packs) this.native.unloadModel(pack.info.handle)  // running streams keep theirs
     this.calls.abortAll(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
     if (this.ownsVoiceStore) await this.voiceStore.close()
   }
@@ -268,7 +282,8 @@ export class Engine {
 
   /** Speaks the calibration text with a base voice and tuning, and measures the speech. */
   private async measureRendering(backend: BackendKind, base: string, tuning: BackendTuning, scope: CallScope): Promise<VoiceAnalysis> {
-    const model = this.models.list().find((m) => m.backend === backend && m.languages.includes('en'))
+    // The builtin model, even where a neural pack now serves its id: clones are fitted on the builtin backends.
+    const model = DEFAULT_MODELS.find((m) => m.backend === backend && m.languages.includes('en'))
     if (!model) throw new TtsError('SYNTHESIS_FAILED', `no model speaks English on ${backend} to fit a cloned voice with`)
     const voice: StoredVoice = {
       record: { voice_id: 'calibration', voice_type: 'CUSTOM', name: 'calibration', description: '', created_at: '', updated_at: '', language: 'en', gender: 'Male' },
@@ -336,13 +351,28 @@ export class Engine {
 
   private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
     const { model, voice, language, format } = resolved
+    if (model.pack) {
+      const speaker = this.packVoices.speakerFor(model.pack, voice, language)
+      return {
+        backend: 'neural',
+        model: model.pack.info.handle,
+        phonemizer: speaker.language === language ? speaker.phonemizer : ESPEAK_LANGUAGE_VOICE[language],
+        voice: speaker.voice,
+        speed: voice.rendering.speed,
+        pitch: voice.rendering.pitch,
+        sampleRate: format.sample_rate,
+        encoding: format.encoding,
+        queueCapacity: this.queueCapacity,
+        chunks,
+      }
+    }
     const flite = model.backend === 'flite'
     if (flite && !voice.rendering.flite) {
       throw new TtsError('VOICE_NOT_FOUND', `voice '${voice.record.name}' has no rendering for ${model.id}`)
     }
-    const tuning = voice.rendering.tuning?.[model.backend]
+    const tuning = voice.rendering.tuning?.[flite ? 'flite' : 'espeak']
     return {
-      backend: model.backend,
+      backend: flite ? 'flite' : 'espeak',
       voice: flite ? voice.rendering.flite! : ESPEAK_LANGUAGE_VOICE[language] + voice.rendering.espeakVariant,
       speed: tuning?.speed ?? voice.rendering.speed,
       pitch: tuning?.pitch ?? voice.rendering.pitch,
@@ -373,7 +403,9 @@ export class Engine {
    */
   private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): WritableSpeechSession {
     const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
-    const speed = resolved.voice.rendering.tuning?.[resolved.model.backend].speed ?? resolved.voice.rendering.speed
+    const backend = resolved.model.backend
+    // A neural pack speaks with its own voice at the voice's speed; clone tunings fit the builtin backends.
+    const speed = (backend === 'neural' ? undefined : resolved.voice.rendering.tuning?.[backend].speed) ?? resolved.voice.rendering.speed
     return new WritableSpeechSession(
       {
         plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
@@ -418,5 +450,18 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     const error = fromNativeError(cause, 'the native engines failed to start')
     throw new TtsError('NATIVE_LOAD_FAILED', error.message, { cause, ...(error.extra && { extra: error.extra }) })
   }
-  return new Engine(native, options)
+  const load = {
+    device: options.device ?? 'cpu',
+    threads: options.modelThreads ?? 1,
+    warn: options.onWarning ?? ((message: string) => process.emitWarning(message, 'SvcTtsWarning')),
+  }
+  // Packs load in parallel on the native pool; if one fails, the others are freed again.
+  const results = await Promise.allSettled(Object.entries(options.models ?? {}).map(([id, pack]) => loadPack(native, id, pack, load)))
+  const packs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (failed) {
+    for (const pack of packs) native.unloadModel(pack.info.handle)
+    throw failed.reason
+  }
+  return new Engine(native, options, packs)
 }

@@ -23,3 +23,6 @@ export { SqliteVoiceStore } from './voices/sqlite-store.js'
 export type {
   ListVoicesOptions, NewVoice, StoredVoice, VoiceAnalysis, VoicePage, VoicePatch, VoiceRecord, VoiceRendering, VoiceSample, VoiceStore,
 } from './voices/types.js'
+export { packVoiceId } from './neural/voices.js'
+export type { PackOptions, Device } from './neural/options.js'
+export { readModelsDir, MODELS_FILE } from './neural/models-dir.js'

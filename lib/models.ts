@@ -1,12 +1,30 @@
 import { TtsError } from './errors.js'
-import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
+import type { LoadedPack } from './neural/packs.js'
+import { LANGUAGES, type Language, type PlanBackend } from './text/types.js'
 
 /** A model id of the SPEC, mapped to the backend that speaks it and the languages it has. */
 export interface ModelPack {
   id: string
-  backend: BackendKind
+  backend: PlanBackend
   languages: readonly Language[]
   description: string
+  /** backend 'neural': the Piper or Kokoro pack loaded for this id. */
+  pack?: LoadedPack
+}
+
+/** The default registry with some model ids served by neural packs instead (other ids keep their builtin backend). */
+export function modelsWithPacks(packs: readonly LoadedPack[]): ModelPack[] {
+  const byId = new Map(DEFAULT_MODELS.map((m) => [m.id, m]))
+  for (const pack of packs) {
+    byId.set(pack.modelId, {
+      id: pack.modelId,
+      backend: 'neural',
+      languages: pack.languages,
+      description: `${pack.type === 'piper' ? 'Piper' : 'Kokoro'} pack ${pack.name} on ${pack.info.device} (${pack.languages.join(', ')}).`,
+      pack,
+    })
+  }
+  return [...byId.values()]
 }
 
 export const DEFAULT_MODELS: readonly ModelPack[] = [

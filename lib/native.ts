@@ -16,7 +16,11 @@ export interface NativePiece {
 }
 
 export interface NativePlan {
-  backend: 'espeak' | 'flite'
+  backend: 'espeak' | 'flite' | 'neural'
+  /** backend 'neural': the handle loadModel gave, and the espeak-ng voice that phonemizes. */
+  model?: number
+  phonemizer?: string
+  /** espeak voice, flite voice, Piper speaker id, or Kokoro style name / blend ("af_heart:0.7,am_adam:0.3"). */
   voice: string
   speed: number
   pitch: number
@@ -77,6 +81,60 @@ export interface NativeCounters {
   queuedTasks: number
 }
 
+/** A Piper or Kokoro pack, validated in TypeScript; the addon checks the model against it. */
+export type NativeModelSpec = {
+  modelPath: string
+  device?: 'auto' | 'cpu' | 'cuda'
+  /** Intra-op threads of the session. */
+  threads?: number
+  /** libonnxruntime_providers_cuda.so (default: beside the addon). */
+  cudaProviderPath?: string
+  /** Read at load: its phonemes must all be known to the model. */
+  probeText: string
+} & (
+  | {
+      type: 'piper'
+      sampleRate: number
+      espeakVoice: string
+      noiseScale: number
+      lengthScale: number
+      noiseW: number
+      numSpeakers: number
+      hopLength: number
+      phonemeIdMap: [string, number[]][]
+      speakers: string[]
+    }
+  | { type: 'kokoro'; espeakVoice: string; vocab: [string, number][]; voices: { name: string; path: string }[] }
+)
+
+export interface NativeTensorSpec {
+  name: string
+  type: 'float32' | 'int64' | 'int32' | 'float16' | 'other'
+  /** -1 marks a dynamic dimension. */
+  shape: number[]
+}
+
+export interface NativeModelInfo {
+  handle: number
+  type: 'piper' | 'kokoro'
+  /** Where the session runs. */
+  device: 'cpu' | 'cuda'
+  /** Device 'auto' fell back to the CPU: why. */
+  fallbackReason?: string
+  sampleRate: number
+  speakers: string[]
+  hasDurations: boolean
+  inputs: NativeTensorSpec[]
+  outputs: NativeTensorSpec[]
+}
+
+export interface NativeTensor {
+  name: string
+  type: 'float32' | 'int64' | 'int32'
+  shape: number[]
+  data: Float32Array | BigInt64Array | Int32Array
+}
+
 /** What the native analysis measures of a stretch of speech (16 kHz, aubio and LPC). */
 export interface NativeSpeechMeasures {
   durationSeconds: number
@@ -101,6 +159,14 @@ export interface NativeAddon {
   phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
   counters(): NativeCounters
   SynthStream: new (plan: NativePlan) => NativeSynthStream
+  /** Loads, checks and warms up a neural model off the main thread. Errors start with MODEL_PACK_INVALID: or DEVICE_UNAVAILABLE:. */
+  loadModel(spec: NativeModelSpec): Promise<NativeModelInfo>
+  /** One raw session run (for tests and tools): the named outputs. */
+  runModel(handle: number, inputs: NativeTensor[], outputs: string[]): Promise<NativeTensor[]>
+  /** Frees the model once the streams still using it end. */
+  unloadModel(handle: number): void
+  /** "1.29.0 (API 29)"; throws if the loaded library lacks the API version the addon needs. */
+  onnxRuntimeVersion(): string
   /** Decodes an audio file (libsndfile) and measures it. Rejects with "CODE: message" for a bad sample. */
   analyseSample(file: Buffer, maxSeconds: number): Promise<NativeSpeechMeasures & { format: string }>
   /** Measures mono f32le PCM. */

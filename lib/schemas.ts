@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { CONTAINERS, ENCODINGS, SAMPLE_RATES, type OutputFormat } from './audio/format.js'
 import { TtsError, type ErrorCode } from './errors.js'
+import { deviceSchema, modelPacksSchema } from './neural/options.js'
 import { LANGUAGES } from './text/types.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
@@ -45,6 +46,9 @@ export const engineOptionsSchema = z.object({
   maxAudioSeconds: z.number().positive().max(86_400).optional(),
   espeakDataPath: z.string().min(1).optional(),
   dataDir: z.string().min(1).optional(),
+  models: modelPacksSchema.optional(),
+  device: deviceSchema.optional(),
+  modelThreads: z.number().int().min(1).max(64).optional(),
 })
 
 /** The second argument of every synthesis call. */

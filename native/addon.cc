@@ -13,6 +13,7 @@
 #include "errors.h"
 #include "espeak_backend.h"
 #include "flite_backend.h"
+#include "onnx_binding.h"
 #include "pool.h"
 #include "random.h"
 #include "sample_analysis.h"
@@ -194,6 +195,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("analysePcm", Napi::Function::New(env, AnalysePcm));
   exports.Set("transformVoice", Napi::Function::New(env, TransformVoice));
   exports.Set("SynthStream", SynthStream::Define(env));
+  ExportNeural(env, exports);
   return exports;
 }
 

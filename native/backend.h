@@ -14,6 +14,7 @@ struct VoiceParams {
   std::string voice;    // backend voice name: espeak "en+f3", flite "slt"
   double speed = 1.0;   // 2.0 speaks twice as fast
   double pitch = 1.0;   // multiplies the voice's base pitch
+  std::string phonemizer;  // neural backends: the espeak-ng voice that reads the request's language
 };
 
 struct SpeakJob {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "audio.h"
@@ -30,6 +31,7 @@ struct ChunkJob {
 
 struct StreamConfig {
   Backend* backend = nullptr;
+  std::shared_ptr<Backend> model;  // a neural model: kept loaded while the stream runs
   VoiceParams voice;
   int outputRate = 44100;
   Encoding encoding = Encoding::PcmS16le;

@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "espeak_backend.h"
 #include "flite_backend.h"
+#include "onnx_binding.h"
 #include "pool.h"
 #include "voice_transform.h"
 
@@ -326,7 +327,14 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     const std::string backend = RequireString(plan, "plan", "backend", kMaxNameBytes);
     if (backend == "espeak") state_->config.backend = &EspeakBackend::Instance();
     else if (backend == "flite") state_->config.backend = &FliteBackend::Instance();
-    else Invalid("plan.backend '" + backend + "' is not espeak or flite");
+    else if (backend == "neural") {
+      const double handle = RequireNumber(plan, "plan", "model", 0, 0, 4294967295.0, true);
+      state_->config.model = FindModel(static_cast<uint32_t>(handle));
+      if (!state_->config.model) Invalid("plan.model is not a loaded model");
+      state_->config.backend = state_->config.model.get();
+      if (!plan.Get("phonemizer").IsUndefined())
+        state_->config.voice.phonemizer = RequireString(plan, "plan", "phonemizer", kMaxNameBytes);
+    } else Invalid("plan.backend '" + backend + "' is not espeak, flite or neural");
     state_->pool = backend == "espeak" ? &WorkerPool::Espeak() : &WorkerPool::Instance();
     state_->config.voice.voice = RequireString(plan, "plan", "voice", kMaxNameBytes);
     state_->config.voice.speed = RequireNumber(plan, "plan", "speed", 1.0, kMinSpeed, kMaxSpeed);

@@ -8,6 +8,9 @@ try {
   require('node-gyp-build')(root)
   process.exit(0)
 } catch {
+  // ONNX Runtime's headers and library come from the npm registry (third_party/, gitignored).
+  const fetched = spawnSync('sh', [path.join(root, 'scripts/fetch-onnxruntime.sh')], { cwd: root, stdio: 'inherit' })
+  if (fetched.status !== 0) process.exit(fetched.status ?? 1)
   const cmakeJs = require.resolve('cmake-js/bin/cmake-js')
   const result = spawnSync(process.execPath, [cmakeJs, 'compile'], { cwd: root, stdio: 'inherit' })
   process.exit(result.status ?? 1)

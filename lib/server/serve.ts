@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { homedir } from 'node:os'
 import path from 'node:path'
-import { createEngine } from '../engine.js'
+import { createEngine, type EngineOptions } from '../engine.js'
 import { TtsError } from '../errors.js'
 import { API_KEYS_ENV, KeyStore, SCOPES, type Scope } from './keys.js'
 import { TtsService, type RequestLog } from './service.js'
@@ -25,6 +25,8 @@ export interface ServeOptions {
   framework: Framework
   /** How long a shutdown lets streams finish before cancelling them. */
   shutdownDeadlineMs: number
+  /** Neural packs and device (from --models-dir). */
+  engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
 }
 
 export function defaultDataDir(): string {
@@ -93,7 +95,7 @@ async function start(service: TtsService, options: ServeOptions): Promise<Runnin
 
 export async function serve(options: ServeOptions): Promise<void> {
   const keys = await loadKeys(options.dataDir)
-  const engine = await createEngine({ dataDir: options.dataDir })
+  const engine = await createEngine({ dataDir: options.dataDir, ...options.engine })
   const service = new TtsService({ engine, keys, log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }) })
   let running: Running
   try {

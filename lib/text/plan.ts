@@ -23,7 +23,7 @@ function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (!(LANGUAGES as readonly string[]).includes(opts?.language)) {
     throw new TtsError('INVALID_LANGUAGE', `unsupported language '${String(opts?.language)}'; expected one of ${LANGUAGES.join(', ')}`)
   }
-  if (opts.backend !== 'espeak' && opts.backend !== 'flite') {
+  if (opts.backend !== 'espeak' && opts.backend !== 'flite' && opts.backend !== 'neural') {
     throw new TtsError('INVALID_REQUEST', `unknown backend '${String(opts.backend)}'`)
   }
   if (opts.backend === 'flite' && opts.language !== 'en') {

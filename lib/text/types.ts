@@ -16,6 +16,9 @@ export type Language = (typeof LANGUAGES)[number]
 /** The builtin synthesis backends. Each takes its own phoneme alphabet in phoneme pieces. */
 export type BackendKind = 'espeak' | 'flite'
 
+/** What a plan is made for: a builtin backend, or a neural model (Piper, Kokoro), which takes IPA and maps it to its ids. */
+export type PlanBackend = BackendKind | 'neural'
+
 /** A word of the transcript as sent, markup removed. Offsets are UTF-16 indices into the transcript. */
 export interface SourceWord {
   text: string
@@ -82,7 +85,7 @@ export interface SpeechPlan {
 
 export interface PlanOptions {
   language: Language
-  backend: BackendKind
+  backend: PlanBackend
   /** Stops planning (Japanese tokenization) early; planSpeech then throws ABORTED or the signal's TtsError. */
   signal?: AbortSignal
 }

@@ -12,7 +12,8 @@ export interface VoiceRecord {
   created_at: string
   updated_at: string
   language: Language
-  gender: Gender
+  /** 'Unknown' where a model pack does not say (a Piper voice's speakers). */
+  gender: Gender | 'Unknown'
 }
 
 /** What the native pool applies to a backend's audio after synthesis (cloned voices only). */

@@ -124,7 +124,7 @@ describe('hardening, native side (issue 7)', () => {
       [{ speed: '1' }, /plan\.speed must be a number/],
       [{ encoding: 'mp3' }, /unknown encoding 'mp3'/],
       [{ voice: 'x'.repeat(10_000) }, /plan\.voice is longer than 256 bytes/],
-      [{ backend: 'sapi' }, /plan\.backend 'sapi' is not espeak or flite/],
+      [{ backend: 'sapi' }, /plan\.backend 'sapi' is not espeak, flite or neural/],
       [{ chunks: [{ pieces: [{ kind: 'break', ms: Number.NaN }] }] }, /plan\.chunks\[0\]\.pieces\[0\]\.ms must be a finite number from 0 to 60000, got NaN/],
       [{ chunks: [{ pieces: [{ kind: 'break', ms: 1e12 }] }] }, /pieces\[0\]\.ms .* got 1e\+12/],
       [{ chunks: [{ pieces: [{ kind: 'break', ms: -5 }] }] }, /pieces\[0\]\.ms .* got -5/],

@@ -2,7 +2,7 @@
  * The phonemes tag: a user's IPA, checked and converted to the backend's own phoneme input.
  */
 import type { IpaWord } from '../parser.js'
-import type { BackendKind, Language } from '../types.js'
+import type { Language, PlanBackend } from '../types.js'
 import { ipaToEspeak } from './espeak.js'
 import { ipaToFlite } from './flite.js'
 import { assertIpa } from './validate.js'
@@ -16,9 +16,10 @@ export interface BackendPhonemes {
 }
 
 /** Converts one IPA word; throws INVALID_PHONEMES (with the offset) for non-IPA or unspeakable symbols. */
-export function ipaWordToPhonemes(word: IpaWord, language: Language, backend: BackendKind): BackendPhonemes {
+export function ipaWordToPhonemes(word: IpaWord, language: Language, backend: PlanBackend): BackendPhonemes {
   assertIpa(word)
   if (backend === 'flite') return { phonemes: ipaToFlite(word) }
+  if (backend === 'neural') return { phonemes: word.ipa }  // the model maps IPA symbols to its own ids
   const espeakVoice = PHONEME_VOICES[language]
   return { phonemes: ipaToEspeak(word, language), ...(espeakVoice ? { espeakVoice } : {}) }
 }

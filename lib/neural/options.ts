@@ -1,0 +1,31 @@
+/**
+ * What a user writes to put a neural model pack behind a model id:
+ * `createEngine({ models: { 'svc_pro_v1.0': { type: 'piper', path: '/voices/x.onnx' } }, device })`.
+ */
+import { z } from 'zod'
+
+const gender = z.enum(['Male', 'Female'])
+
+export const piperPackSchema = z.object({
+  type: z.literal('piper'),
+  /** The voice's .onnx file; its config is the same path plus .json unless `config` names it. */
+  path: z.string().min(1),
+  config: z.string().min(1).optional(),
+  /** Piper configs do not say who speaks: give a gender per speaker name (or 'default' for a single voice). */
+  genders: z.record(z.string(), gender).optional(),
+})
+
+export const kokoroPackSchema = z.object({
+  type: z.literal('kokoro'),
+  /** A directory: model.onnx (or onnx/model.onnx), voices/<name>.bin, optionally config.json or tokenizer.json. */
+  path: z.string().min(1),
+  /** Extra voices blended from the pack's styles: name -> { style name: weight }. */
+  blends: z.record(z.string().regex(/^[\w-]+$/), z.record(z.string(), z.number().positive())).optional(),
+})
+
+export const packOptionsSchema = z.discriminatedUnion('type', [piperPackSchema, kokoroPackSchema])
+export type PackOptions = z.infer<typeof packOptionsSchema>
+
+export const modelPacksSchema = z.record(z.string().min(1), packOptionsSchema)
+export const deviceSchema = z.enum(['auto', 'cpu', 'cuda'])
+export type Device = z.infer<typeof deviceSchema>

@@ -1,0 +1,135 @@
+#include "onnx_runtime.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+namespace svc {
+namespace {
+
+const OrtApi* CheckedApi() {
+  static const OrtApi* api = [] {
+    const OrtApi* found = OrtGetApiBase()->GetApi(ORT_API_VERSION);
+    if (found != nullptr) Ort::InitApi(found);
+    return found;
+  }();
+  if (api == nullptr) {
+    throw std::runtime_error(std::string("ONNX Runtime ") + OrtGetApiBase()->GetVersionString() +
+                             " does not offer API version " + std::to_string(ORT_API_VERSION) +
+                             " (the addon was built against 1.29): ship the libonnxruntime.so.1 it was linked with");
+  }
+  return api;
+}
+
+// ORT reports failures through exceptions; its own log lines (coloured, on stderr) add nothing.
+void DiscardLog(void*, OrtLoggingLevel, const char*, const char*, const char*, const char*) {}
+
+bool FileExists(const std::string& path) {
+  struct stat info {};
+  return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+std::string AddonDirectory() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&AddonDirectory), &info) == 0 || info.dli_fname == nullptr) return ".";
+  const std::string file = info.dli_fname;
+  const auto slash = file.rfind('/');
+  return slash == std::string::npos ? "." : file.substr(0, slash);
+}
+
+// Registers the CUDA plugin execution provider (once per process) and appends its devices to
+// `options`. Returns an empty string on success, else why CUDA cannot run here.
+std::string AppendCuda(Ort::SessionOptions& options, const std::string& providerPath) {
+  static std::mutex mutex;
+  static std::string registeredPath;
+  static std::string registrationError;
+  const std::string path = providerPath.empty() ? AddonDirectory() + "/libonnxruntime_providers_cuda.so" : providerPath;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (registeredPath != path) {
+    if (!FileExists(path)) {
+      return "the CUDA execution provider library " + path +
+             " is missing (provider: take libonnxruntime_providers_cuda.so from the npm package "
+             "com.github.asus4.onnxruntime.linux-x64-gpu@0.4.9, ORT 1.29.0)";
+    }
+    try {
+      OnnxEnv().RegisterExecutionProviderLibrary("cuda", path);
+      registeredPath = path;
+      registrationError.clear();
+    } catch (const Ort::Exception& e) {
+      registrationError = std::string("ONNX Runtime could not load the CUDA execution provider (library: CUDA 13 "
+                                      "cuBLAS/cuRAND/cudart and cuDNN 9 must be on the loader path): ") + e.what();
+      return registrationError;
+    }
+  }
+  std::vector<Ort::ConstEpDevice> cuda;
+  for (const Ort::ConstEpDevice& device : OnnxEnv().GetEpDevices()) {
+    if (std::string(device.EpName()) == "CUDAExecutionProvider") cuda.push_back(device);
+  }
+  if (cuda.empty()) return "the CUDA execution provider found no GPU (driver: is libcuda.so.1 installed and a device visible?)";
+  try {
+    options.AppendExecutionProvider_V2(OnnxEnv(), cuda, std::unordered_map<std::string, std::string>{});
+  } catch (const Ort::Exception& e) {
+    return std::string("the CUDA execution provider refused the session options: ") + e.what();
+  }
+  return "";
+}
+
+Ort::SessionOptions BaseOptions(int threads) {
+  Ort::SessionOptions options;
+  options.SetIntraOpNumThreads(threads);
+  options.SetInterOpNumThreads(1);
+  options.SetGraphOptimizationLevel(GraphOptimizationLevel::ORT_ENABLE_ALL);
+  // Spinning intra-op threads would burn the cores the other streams and the event loop need.
+  options.AddConfigEntry("session.intra_op.allow_spinning", "0");
+  return options;
+}
+
+}  // namespace
+
+OnnxDevice ParseOnnxDevice(const std::string& name) {
+  if (name == "auto") return OnnxDevice::Auto;
+  if (name == "cpu") return OnnxDevice::Cpu;
+  if (name == "cuda") return OnnxDevice::Cuda;
+  throw std::invalid_argument("device must be auto, cpu or cuda, not '" + name + "'");
+}
+
+Ort::Env& OnnxEnv() {
+  CheckedApi();
+  static Ort::Env* env = new Ort::Env(ORT_LOGGING_LEVEL_ERROR, "svc-tts", DiscardLog, nullptr);
+  return *env;
+}
+
+std::string OnnxVersion() {
+  CheckedApi();
+  return std::string(OrtGetApiBase()->GetVersionString()) + " (API " + std::to_string(ORT_API_VERSION) + ")";
+}
+
+OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
+  OnnxEnv();
+  if (!FileExists(request.modelPath)) throw std::runtime_error("MODEL_PACK_INVALID: model file " + request.modelPath + " does not exist");
+  OnnxSession result;
+  Ort::SessionOptions options = BaseOptions(request.intraOpThreads);
+  result.device = "cpu";
+  if (request.device != OnnxDevice::Cpu) {
+    const std::string why = AppendCuda(options, request.cudaProviderPath);
+    if (why.empty()) {
+      result.device = "cuda";
+    } else if (request.device == OnnxDevice::Cuda) {
+      throw std::runtime_error("DEVICE_UNAVAILABLE: device 'cuda' cannot run here: " + why);
+    } else {
+      result.fallbackReason = why;
+      options = BaseOptions(request.intraOpThreads);
+    }
+  }
+  try {
+    result.session = std::make_unique<Ort::Session>(OnnxEnv(), request.modelPath.c_str(), options);
+  } catch (const Ort::Exception& e) {
+    throw std::runtime_error("MODEL_PACK_INVALID: ONNX Runtime cannot load " + request.modelPath + ": " + e.what());
+  }
+  return result;
+}
+
+}  // namespace svc

@@ -1,0 +1,44 @@
+// ONNX Runtime inside the addon: one Ort::Env per process, the API version checked before any
+// other ORT call, and sessions created on the device the user asked for.
+#pragma once
+
+// The C++ API is initialised by hand (OnnxEnv) so a library without our API version is a clean
+// error instead of a null dereference at load.
+#define ORT_API_MANUAL_INIT
+#include <onnxruntime_cxx_api.h>
+
+#include <memory>
+#include <string>
+
+namespace svc {
+
+enum class OnnxDevice { Auto, Cpu, Cuda };
+
+// Throws std::invalid_argument for a name other than auto, cpu, cuda.
+OnnxDevice ParseOnnxDevice(const std::string& name);
+
+// The process's Env, created on first use (and leaked: it must outlive every session).
+// Throws std::runtime_error when the loaded library does not offer ORT_API_VERSION.
+Ort::Env& OnnxEnv();
+
+// "1.29.0 (API 29)"; throws like OnnxEnv.
+std::string OnnxVersion();
+
+struct OnnxSessionOptions {
+  std::string modelPath;
+  int intraOpThreads = 1;
+  OnnxDevice device = OnnxDevice::Cpu;
+  std::string cudaProviderPath;  // empty: libonnxruntime_providers_cuda.so beside the addon
+};
+
+struct OnnxSession {
+  std::unique_ptr<Ort::Session> session;
+  std::string device;          // "cpu" or "cuda": where the session runs
+  std::string fallbackReason;  // device 'auto' fell back to the CPU: why
+};
+
+// Loads a model (blocking: call it off the main thread). Errors are std::runtime_error whose
+// message starts with DEVICE_UNAVAILABLE: (CUDA asked for and not usable) or MODEL_PACK_INVALID:.
+OnnxSession LoadOnnxSession(const OnnxSessionOptions& options);
+
+}  // namespace svc
