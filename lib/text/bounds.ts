@@ -12,6 +12,8 @@ import type { Language, SpeechPlan } from './types.js'
 
 /** Characters without a space read as one word; a longer run (a hash, a pasted blob) is read in pieces this long. */
 export const MAX_WORD_CHARS = 64
+/** UTF-8 bytes of a run without a space that the backends read (native/ refuses more: espeak-ng overflows at 168). */
+export const MAX_WORD_BYTES = 128
 /** Chinese and Japanese need no spaces: a run is cut after its last punctuation mark within this many characters, or at it. */
 export const MAX_CJK_RUN_CHARS = 128
 /** Text between tags is handed to a reader (kuromoji for Japanese) in pieces of at most this many characters, cut at a space. */
@@ -49,6 +51,13 @@ function blankMarkRuns(text: string): string {
   })
 }
 
+/** UTF-8 bytes of one UTF-16 unit (a surrogate pair's four bytes counted two a unit). */
+function utf8Bytes(code: number): number {
+  if (code < 0x80) return 1
+  if (code < 0x800 || (code >= 0xd800 && code <= 0xdfff)) return 2
+  return 3
+}
+
 function isLowSurrogate(text: string, index: number): boolean {
   const code = text.charCodeAt(index)
   return code >= 0xdc00 && code <= 0xdfff
@@ -63,6 +72,7 @@ function cutPoints(text: string, maxRun: number, cjk: boolean): number[] {
   const cuts: number[] = []
   let pieceStart = 0
   let runStart = 0
+  let runBytes = 0  // UTF-8 bytes of text[runStart, i]; only bounded outside Chinese and Japanese, whose runs the readers respell
   let lastSpaceEnd = -1
   let lastMarkEnd = -1
   for (let i = 0; i < text.length; i++) {
@@ -70,13 +80,17 @@ function cutPoints(text: string, maxRun: number, cjk: boolean): number[] {
       cuts.push(lastSpaceEnd)
       pieceStart = lastSpaceEnd
     }
+    runBytes += utf8Bytes(text.charCodeAt(i))
     if (isSpace(text.charCodeAt(i))) {
       runStart = lastSpaceEnd = i + 1
-    } else if (i + 1 - runStart > maxRun) {
+      runBytes = 0
+    } else if (i + 1 - runStart > maxRun || (!cjk && runBytes > MAX_WORD_BYTES)) {
       let cut = cjk && lastMarkEnd > runStart ? lastMarkEnd : i
       if (cut === i && isLowSurrogate(text, i) && i - 1 > runStart) cut = i - 1
       cuts.push(cut)
       runStart = pieceStart = cut
+      runBytes = 0
+      for (let j = cut; j <= i; j++) runBytes += utf8Bytes(text.charCodeAt(j))
     }
     if (cjk && PUNCTUATION.test(text[i]!)) lastMarkEnd = i + 1
   }

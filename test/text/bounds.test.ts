@@ -7,6 +7,7 @@ import {
   MAX_DIGIT_GROUP_DIGITS,
   MAX_DIGIT_GROUPS_PER_PHRASE,
   MAX_TEXT_PIECE_CHARS,
+  MAX_WORD_BYTES,
   MAX_WORD_CHARS,
 } from '../../lib/text/bounds.js'
 import { parseMarkup, planSpeech, type Language, type Segment, type TextSegment } from '../../lib/text/index.js'
@@ -27,6 +28,17 @@ describe('bounds on what reaches a backend', () => {
     expect(Math.max(...texts(segments).map(longestRun))).toBe(MAX_WORD_CHARS)
     expect(texts(segments).join('')).toBe('x ' + 'a'.repeat(200) + ' y')
     segments.slice(1).forEach((segment, i) => expect(segment.start).toBe(segments[i]!.end))
+  })
+
+  it('cuts a run of a script of two- or three-byte letters by its UTF-8 size, which is what the backends bound', () => {
+    for (const letter of ['я', 'ह', 'ა']) {
+      const transcript = 'x ' + letter.repeat(100) + ' y'
+      const pieces = texts(bound(transcript, 'ru'))
+      expect(pieces.join('')).toBe(transcript)
+      const runs = pieces.flatMap((piece) => piece.split(/\s+/))
+      expect(Math.max(...runs.map((run) => Buffer.byteLength(run)))).toBeLessThanOrEqual(MAX_WORD_BYTES)
+      expect(runs.filter((run) => run.includes(letter)).length).toBeGreaterThan(1)
+    }
   })
 
   it('never cuts inside a surrogate pair', () => {
