@@ -4,8 +4,8 @@
  * which gives it an engine, voices, `settle()` (a call's outcome as a code, never a throw) and
  * `watch()` (the event loop's worst stall, see stall.ts); it ends by calling `report(value)`.
  */
-import { spawn } from 'node:child_process'
 import path from 'node:path'
+import { runNodeWithDeadline } from '../helpers/deadline-child.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -46,27 +46,12 @@ function report(value) {
 `
 
 /** Runs PRELUDE + `source` in a child (with --expose-gc) and waits for it, at most `deadlineMs`. */
-export function runChild<T>(source: string, deadlineMs = 60_000, env: Record<string, string> = {}): Promise<ChildResult<T>> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', `${PRELUDE}\n${source}`],
-      { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()))
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()))
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill('SIGKILL')
-    }, deadlineMs)
-    child.on('exit', (status, signal) => {
-      clearTimeout(timer)
-      const line = stdout.split('\n').find((l) => l.startsWith('REPORT '))
-      const report = line ? (JSON.parse(line.slice('REPORT '.length)) as T & { peakRssMB?: number }) : undefined
-      resolve({ signal, status, timedOut, report, peakRssMB: report?.peakRssMB ?? NaN, stderr })
-    })
-  })
+export async function runChild<T>(source: string, deadlineMs = 60_000, env: Record<string, string> = {}): Promise<ChildResult<T>> {
+  const { stdout, stderr, status, signal, timedOut } = await runNodeWithDeadline(
+    ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', `${PRELUDE}\n${source}`],
+    { cwd: root, deadlineMs, env: { ...process.env, ...env } },
+  )
+  const line = stdout.split('\n').find((l) => l.startsWith('REPORT '))
+  const report = line ? (JSON.parse(line.slice('REPORT '.length)) as T & { peakRssMB?: number }) : undefined
+  return { signal, status, timedOut, report, peakRssMB: report?.peakRssMB ?? NaN, stderr }
 }

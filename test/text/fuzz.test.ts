@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { TtsError } from '../../lib/errors.js'
 import { planSpeech, type PlanOptions, type SpeechPlan } from '../../lib/text/index.js'
+import { random } from '../helpers/random.js'
 
-/** mulberry32: a tiny seeded generator, so a failure is reproducible from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const FRAGMENTS = [
   '<', '>', '/', '</', '/>', "'", '"', '=', ' ', '  ', '\n', '\t', '.', ',', '!', '?', '。', '，', '-', '$', '€', '%', ':',

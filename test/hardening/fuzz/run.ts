@@ -4,9 +4,9 @@
  * the input that was running is named), an event-loop stall over 200 ms, a non-TtsError, or a
  * bad result. `npm run fuzz -- --seed 7 --count 20000` (or FUZZ_SEED / FUZZ_COUNT) runs more.
  */
-import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { runNodeWithDeadline } from '../../helpers/deadline-child.js'
 import { fuzzInput } from './inputs.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -41,45 +41,31 @@ function describe(seed: number, index: number | null, why: string): FuzzFailure 
   return { index, why: `${why} [${input.call} on ${input.request.model_id}]`, transcript: JSON.stringify(input.request.transcript).slice(0, 300) }
 }
 
-function runBatch(seed: number, from: number, count: number, deadlineMs: number): Promise<{ ran: number; failures: FuzzFailure[] }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'batch.ts'), String(seed), String(from), String(count)], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()))
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()))
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill('SIGKILL')
-    }, deadlineMs)
-    child.on('exit', (status, signal) => {
-      clearTimeout(timer)
-      const failures: FuzzFailure[] = []
-      let running: number | null = null
-      let ran = 0
-      let ended = false
-      for (const line of stdout.split('\n')) {
-        const [kind, index, ...rest] = line.split(' ')
-        if (kind === 'START') running = Number(index)
-        if (kind === 'OK' || kind === 'FAIL' || kind === 'STALL') {
-          ran++
-          running = null
-        }
-        if (kind === 'FAIL') failures.push(describe(seed, Number(index), rest.join(' ')))
-        if (kind === 'STALL') failures.push(describe(seed, Number(index), `event loop stalled ${rest[0]} ms in each of 3 runs`))
-        if (kind === 'END') ended = true
-      }
-      if (timedOut) failures.push(describe(seed, running, `hang: batch ${from}+${count} passed its ${deadlineMs} ms deadline`))
-      else if (signal || status !== 0 || !ended) {
-        failures.push(describe(seed, running, `child died (signal ${signal}, status ${status}): ${stderr.slice(-800)}`))
-      }
-      resolve({ ran, failures })
-    })
-  })
+async function runBatch(seed: number, from: number, count: number, deadlineMs: number): Promise<{ ran: number; failures: FuzzFailure[] }> {
+  const { stdout, stderr, status, signal, timedOut } = await runNodeWithDeadline(
+    ['--import', 'tsx', path.join(here, 'batch.ts'), String(seed), String(from), String(count)],
+    { cwd: root, deadlineMs },
+  )
+  const failures: FuzzFailure[] = []
+  let running: number | null = null
+  let ran = 0
+  let ended = false
+  for (const line of stdout.split('\n')) {
+    const [kind, index, ...rest] = line.split(' ')
+    if (kind === 'START') running = Number(index)
+    if (kind === 'OK' || kind === 'FAIL' || kind === 'STALL') {
+      ran++
+      running = null
+    }
+    if (kind === 'FAIL') failures.push(describe(seed, Number(index), rest.join(' ')))
+    if (kind === 'STALL') failures.push(describe(seed, Number(index), `event loop stalled ${rest[0]} ms in each of 3 runs`))
+    if (kind === 'END') ended = true
+  }
+  if (timedOut) failures.push(describe(seed, running, `hang: batch ${from}+${count} passed its ${deadlineMs} ms deadline`))
+  else if (signal || status !== 0 || !ended) {
+    failures.push(describe(seed, running, `child died (signal ${signal}, status ${status}): ${stderr.slice(-800)}`))
+  }
+  return { ran, failures }
 }
 
 export async function runFuzz({ seed, count, batchSize = 250, concurrency = 2, msPerInput = 400 }: FuzzOptions): Promise<FuzzResult> {
