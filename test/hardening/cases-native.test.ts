@@ -384,13 +384,14 @@ describe('hardening, native side (issue 7)', () => {
     }
   })
 
-  it('a run the native side refuses reaches the caller as a TtsError INVALID_REQUEST (found by the fuzz test)', async () => {
+  it('a run of 384 bytes without a space, which the addon refuses, is cut by the text layer and read (found by the fuzz test)', async () => {
+    // The fuzz test found it reaching the addon whole and coming back as a plain Error; the text
+    // layer now cuts runs at the addon's 128 bytes, and a refusal would be a coded TtsError
+    // (native-errors.test.ts).
     const engine = await testEngine()
     const voice = { mode: 'id' as const, id: (await engine.voices.list()).voices[0]!.voice_id }
-    const error = await engine.synthesize({ model_id: 'svc_flash_v1.0', transcript: '\tﷺ' + 'ﷺ'.repeat(127), voice }).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(TtsError)
-    expect((error as TtsError).code).toBe('INVALID_REQUEST')
-    expect((error as TtsError).message).toMatch(/bytes without a space; a backend reads at most 128/)
+    const wav = await engine.synthesize({ model_id: 'svc_flash_v1.0', transcript: '\tﷺ' + 'ﷺ'.repeat(127), voice })
+    expect(wav.length - 44).toBeGreaterThan(44100 * 2 * 10)  // each ﷺ is a spoken phrase: well over 10 s
   })
 
   it('a stream keeps working after the validation above (the engine in this process is intact)', async () => {
