@@ -36,7 +36,7 @@ export interface LoadedPack {
   speakers: PackSpeaker[]
 }
 
-export function packError(modelId: string, message: string, cause?: unknown): TtsError {
+function packError(modelId: string, message: string, cause?: unknown): TtsError {
   return new TtsError('MODEL_PACK_INVALID', `model pack for ${modelId}: ${message}`, cause === undefined ? {} : { cause })
 }
 

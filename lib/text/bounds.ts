@@ -175,7 +175,7 @@ function speaks(plan: SpeechPlan): { words: boolean; breaks: boolean } {
 }
 
 /** A rough length of the plan's audio: its breaks, and its text at a typical speaking rate. */
-export function estimateAudioSeconds(plan: SpeechPlan, speed: number): number {
+function estimateAudioSeconds(plan: SpeechPlan, speed: number): number {
   let breakMs = 0
   let chars = 0
   for (const piece of plan.chunks.flatMap((chunk) => chunk.pieces)) {

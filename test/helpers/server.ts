@@ -8,11 +8,13 @@ import WebSocket from 'ws'
 import type { Engine } from '../../lib/index.js'
 import { createTtsRouter } from '../../lib/server/express.js'
 import ttsPlugin from '../../lib/server/fastify.js'
+import { FRAMEWORKS, type Framework } from '../../lib/server/serve.js'
 import { TtsService, type ServiceOptions } from '../../lib/server/service.js'
 import { closeWithin, createTtsServer } from '../../lib/server/standalone.js'
 
-export const ADAPTERS = ['standalone', 'express', 'fastify'] as const
-export type AdapterName = (typeof ADAPTERS)[number]
+/** The adapters `svc-tts serve --framework` offers; the shared suites run against each. */
+export const ADAPTERS = FRAMEWORKS
+export type AdapterName = Framework
 
 export interface Running {
   base: string
