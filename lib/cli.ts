@@ -18,7 +18,7 @@ import { createEngine, type Engine } from './engine.js'
 import { isTtsError } from './errors.js'
 import { loadNative } from './native.js'
 import { readModelsDir } from './neural/models-dir.js'
-import { parseOutputFormat } from './schemas.js'
+import { parseOutputFormat, parseWith, SYNTHESIS_FIELD_CODES, synthesisRequestSchema } from './schemas.js'
 import { defaultDataDir, FRAMEWORKS, manageKeys, serve, type Framework } from './server/serve.js'
 import { LANGUAGES, type Language } from './text/types.js'
 import { PREDEFINED_VOICES, defaultVoiceFor } from './voices/predefined.js'
@@ -37,7 +37,7 @@ function pickVoice(voice: string | undefined, language: Language): string {
   return byName ? byName.record.voice_id : voice
 }
 
-async function say(engine: Engine, text: string, values: Record<string, string | undefined>): Promise<void> {
+async function say(engine: Engine<string>, text: string, values: Record<string, string | undefined>): Promise<void> {
   const out = values.out
   if (!out) throw new Error('say needs --out FILE (use - for stdout)')
   const voiceId = pickVoice(values.voice, (values.language ?? 'en') as Language)
@@ -56,7 +56,8 @@ async function say(engine: Engine, text: string, values: Record<string, string |
   }
   const sink = out === '-' ? process.stdout : createWriteStream(out)
   let bytes = 0
-  for await (const part of engine.stream(request)) {
+  // Command-line values are strings: the schema checks and types them (the engine checks the model id).
+  for await (const part of engine.stream(parseWith(synthesisRequestSchema, request, 'synthesis request', SYNTHESIS_FIELD_CODES))) {
     bytes += part.length
     if (!sink.write(part)) await once(sink, 'drain')
   }

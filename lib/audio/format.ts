@@ -4,11 +4,12 @@ export const CONTAINERS = ['raw', 'wav'] as const
 
 export type Encoding = (typeof ENCODINGS)[number]
 export type Container = (typeof CONTAINERS)[number]
+export type SampleRate = (typeof SAMPLE_RATES)[number]
 
 export interface OutputFormat {
   container: Container
   encoding: Encoding
-  sample_rate: number
+  sample_rate: SampleRate
 }
 
 export const BYTES_PER_SAMPLE: Record<Encoding, number> = { pcm_s16le: 2, pcm_f32le: 4, pcm_mulaw: 1, pcm_alaw: 1 }
