@@ -11,3 +11,5 @@ export type { NewVoice, StoredVoice, VoiceAnalysis, VoicePage, VoiceRecord, Voic
 export { packVoiceId } from './neural/voices.js'
 export type { PackOptions, Device } from './neural/options.js'
 export { readModelsDir, MODELS_FILE } from './neural/models-dir.js'
+export { fixWavSizes, writeWavFile } from './audio/wav-file.js'
+export type { WavSizes } from './audio/wav-file.js'
