@@ -33,7 +33,7 @@ const graph = new Map(sourceFiles(lib).map((file) => [relative(root, file), impo
 // (errors, abortable, call-scope) that any layer may use.
 function layerOf(file: string): number {
   // Entry points: the CLI, the package root and its svc-tts/schemas subpath.
-  if (file === 'lib/cli.ts' || file === 'lib/index.ts' || file === 'lib/public-schemas.ts') return 6
+  if (file === 'lib/cli.ts' || file.startsWith('lib/cli/') || file === 'lib/index.ts' || file === 'lib/public-schemas.ts') return 6
   if (file.startsWith('lib/server/')) return 5
   if (file.startsWith('lib/realtime/')) return 4
   if (file === 'lib/engine.ts' || file === 'lib/session.ts') return 3
