@@ -144,6 +144,11 @@ audio bytes of a \`stream()\` of two sentences (an encoder holds back what does 
 | format (24 kHz) | synthesize, 1000 words | overhead | first audio, two sentences |
 | --- | --- | --- | --- |
 ${e2eRows.join('\n')}
+
+Synthesis itself is cheap on espeak-ng: the raw PCM comes at a real-time factor of ${(median(baseline.wall) / 1000 / audioSeconds).toPrecision(2)}, so the
+encoder's cost (first table) is most of a compressed request's wall time here; next to a neural voice (RTF about 0.04,
+see the neural section) it is a small part. Opus runs at libopus's default complexity 10; in its speech modes (SILK or
+hybrid, which it picks at low bit rates) it costs several times its CELT mode (the 64 kb/s row).
 <!-- encode:end -->
 `
 

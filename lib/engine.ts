@@ -99,7 +99,7 @@ interface ResolvedRequest {
  * compressed container, float samples at the rate its encoder takes.
  */
 function pcmFormat(format: OutputFormat): Pick<NativePlan, 'sampleRate' | 'encoding'> {
-  if (!isCompressed(format.container)) return { sampleRate: format.sample_rate, encoding: format.encoding }
+  if (!isCompressed(format)) return { sampleRate: format.sample_rate, encoding: format.encoding }
   return { sampleRate: pcmRate(format), encoding: 'pcm_f32le' }
 }
 
@@ -438,7 +438,7 @@ export class Engine<PackModelId extends string = never> {
   private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): SpeechSession {
     const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
     const { format } = resolved
-    const encoder = isCompressed(format.container) ? createEncoder(this.native, { ...format, container: format.container }) : undefined
+    const encoder = isCompressed(format) ? createEncoder(this.native, format) : undefined
     const backend = resolved.model.backend
     // A neural pack speaks with its own voice at the voice's speed; clone tunings fit the builtin backends.
     const voiceSpeed = (backend === 'neural' ? undefined : resolved.voice.rendering.tuning?.[backend].speed) ?? resolved.voice.rendering.speed

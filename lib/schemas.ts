@@ -36,7 +36,7 @@ const resolvedOutputFormatSchema = z
   .object({ container: z.enum(CONTAINERS), encoding: z.enum(ENCODINGS), sample_rate: z.number(), bit_rate: z.number().optional() })
   .superRefine((format, context) => {
     const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message })
-    if (isCompressed(format.container) && !(COMPRESSED_ENCODINGS as readonly string[]).includes(format.encoding)) {
+    if (isCompressed(format) && !(COMPRESSED_ENCODINGS as readonly string[]).includes(format.encoding)) {
       issue('encoding', `a ${format.container} container takes ${COMPRESSED_ENCODINGS.join(' or ')} (the samples fed to its encoder), not ${format.encoding}`)
     }
     if (format.bit_rate === undefined) return

@@ -237,6 +237,8 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
     let held: SpeechChunk | undefined
     try {
       for await (const chunk of generation.speech) {
+        // A compressed chunk the encoder kept whole for later has nothing to send but its words.
+        if (chunk.audio.length === 0 && !(connection.addTimestamps && chunk.words.length > 0)) continue
         await this.options.writable?.()
         if (generation.cancelled) return
         // Once the context is closing, one chunk is held back so the last one can carry final: true.
