@@ -343,6 +343,8 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->config.voice.pitch = RequireNumber(plan, "plan", "pitch", 1.0, kMinPitch, kMaxPitch);
     // Voice-cloning hook: a cloned voice's transform (pitch and formant scale) for every piece.
     if (plan.Get("transform").IsObject()) state_->config.transform = ParseVoiceTransform(plan.Get("transform").As<Napi::Object>());
+    // espeak-ng reads no slower than 80 words a minute: a slower rate stretches its audio the rest of the way.
+    if (backend == "espeak") state_->config.transform.timeRatio = EspeakStretch(state_->config.voice.Rate());
     state_->config.outputRate = static_cast<int>(RequireNumber(plan, "plan", "sampleRate", 44100, kMinRate, kMaxRate, true));
     state_->config.encoding = ParseEncoding(RequireString(plan, "plan", "encoding", kMaxNameBytes));
     state_->capacity = static_cast<size_t>(RequireNumber(plan, "plan", "queueCapacity", 2, 1, kMaxQueueCapacity, true));

@@ -6,10 +6,12 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEngine, type Engine, type SynthesisRequest } from '../lib/index.js'
+import { createEngine, SqliteVoiceStore, type Engine, type SynthesisRequest } from '../lib/index.js'
+import { loadNative } from '../lib/native.js'
 import { decodeWav, rms, s16 } from './helpers/audio.js'
 import { collect, testEngine, voiceId } from './helpers/engine.js'
 import { KEY, post, start, TEST_KEYS, WsClient, type Running } from './helpers/server.js'
+import { newVoice } from './helpers/voices.js'
 import { KOKORO_INT_SPEED, KOKORO_TIMESTAMPED, PIPER } from './neural/fixtures.js'
 
 const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
@@ -116,6 +118,26 @@ describe('speed on every backend', () => {
     }
   })
 
+  it('espeak-ng below its slowest rate (80 words a minute): the audio is stretched the rest of the way, at the same pitch', async () => {
+    // A voice whose own rate is 0.6: at speed 0.5 espeak-ng would read at 52 words a minute.
+    const store = new SqliteVoiceStore(':memory:')
+    const slowVoice = await store.create(newVoice('Slow', { rendering: { espeakVariant: '+f3', flite: 'slt', speed: 0.6, pitch: 1 } }))
+    const engine = await createEngine({ voiceStore: store })
+    try {
+      const { slow, fast } = await ratios(engine, 'svc_flash_v1.5', slowVoice.record.voice_id)
+      expectAbout(slow, 2)
+      expectAbout(fast, 0.5)
+      const pitch = async (speed: number) => {
+        const audio = await engine.synthesize({ model_id: 'svc_flash_v1.5', transcript: TEXT, voice: { mode: 'id', id: slowVoice.record.voice_id }, speed, output_format: { container: 'raw', encoding: 'pcm_f32le', sample_rate: RATE } })
+        return (await loadNative().analysePcm(audio, RATE)).pitchHz
+      }
+      expect(Math.abs(12 * Math.log2((await pitch(0.5)) / (await pitch(1))))).toBeLessThan(1)  // within a semitone
+    } finally {
+      await engine.close()
+      await store.close()
+    }
+  })
+
   it('speed 1 is the default: the same audio as no speed at all (flite is reproducible)', async () => {
     const request: SynthesisRequest = { model_id: 'svc_pro_v1.0', transcript: TEXT, voice: { mode: 'id', id: voiceId('Kal') } }
     expect((await builtin.synthesize({ ...request, speed: 1 })).equals(await builtin.synthesize(request))).toBe(true)
@@ -182,6 +204,8 @@ describe('speed over HTTP and the WebSocket', () => {
     client.send({ model_id: 'svc_pro_v1.0', voice: { mode: 'id', id: voiceId('Sarah') }, speed: 2 })
     client.send({ context_id: 'fast', transcript: `${TEXT} ` })
     client.send({ context_id: 'fast', close_context: true, transcript: '' })
+    // A live context given a speed starts again at that speed (its unfinished 'Hello' is dropped).
+    client.send({ context_id: 'normal', transcript: 'Hello ' })
     client.send({ context_id: 'normal', transcript: `${TEXT} `, speed: 1 })
     client.send({ context_id: 'normal', close_context: true, transcript: '' })
     client.send({ context_id: 'bad', transcript: `${TEXT} `, speed: 3 })

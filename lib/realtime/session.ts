@@ -120,7 +120,7 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
     const connection = this.requireConnection()
     const id = message.context_id ?? DEFAULT_CONTEXT_ID
     const current = this.contexts.get(id)
-    const overrides = message.voice !== undefined || message.model_id !== undefined || message.language !== undefined
+    const overrides = message.voice !== undefined || message.model_id !== undefined || message.language !== undefined || message.speed !== undefined
     if (!current || current.closing || overrides) {
       await this.initializeContext(id, connection, message)
       return
