@@ -262,6 +262,20 @@ describe('svc-tts command line', () => {
       expect(percents).toEqual([...percents].sort((a, b) => a - b))  // it only moves forward
       expect(frames.some((frame) => SUMMARY.test(frame.trim()))).toBe(true)  // the bar is cleared, then the summary
     })
+
+    it('draws no bar for a short text, even on a terminal', async () => {
+      const command = [process.execPath, '--import', 'tsx', 'lib/cli.ts', 'say', "'Hello there.'", '--out', path.join(tmp(), 'short.wav')].join(' ')
+      const { stdout } = await run('script', ['-qec', command, '/dev/null'], { cwd: root })
+      expect(stdout.trim()).toMatch(SUMMARY)
+      expect(stdout).not.toContain('%')
+    })
+
+    it('refuses to print audio on a terminal', async () => {
+      const command = [process.execPath, '--import', 'tsx', 'lib/cli.ts', 'say', 'Hi', '--out', '-'].join(' ')
+      const error = await run('script', ['-qec', command, '/dev/null'], { cwd: root }).then(() => undefined, (e: { code: number; stdout: string }) => e)
+      expect(error?.code).toBe(2)
+      expect(error?.stdout).toMatch(/^error INVALID_ARGUMENT: --out - would print audio on the terminal/)
+    })
   })
 
   describe('--play', () => {

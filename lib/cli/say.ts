@@ -59,6 +59,9 @@ function requestFor(options: SayOptions, format: CliFormat) {
 
 function destinationsFor(options: SayOptions, format: CliFormat, pcm: OutputFormat, terminal: Terminal): AudioDestination[] {
   if (!options.out && !options.play) throw usageError('say needs --out FILE (- for stdout) or --play')
+  if (options.out === '-' && terminal.stdout.isTTY) {
+    throw usageError('--out - would print audio on the terminal: redirect stdout (> speech.wav), pipe it, or use --out FILE or --play')
+  }
   if (options.play && COMPRESSED_FORMATS.includes(format)) {
     throw usageError(`--play takes PCM: write ${format} to a file without --play, or play a .wav or .raw output`)
   }
@@ -77,6 +80,7 @@ function destinationsFor(options: SayOptions, format: CliFormat, pcm: OutputForm
 async function* speech(engine: Engine, request: ReturnType<typeof requestFor>, text: TextSource, position: TextPosition, signal: AbortSignal): AsyncGenerator<SpeechChunk> {
   if (text.kind === 'whole') {
     position.append(text.text)
+    position.complete()
     yield* engine.speak({ ...request, transcript: text.text }, { signal })
     return
   }
@@ -88,6 +92,7 @@ async function* speech(engine: Engine, request: ReturnType<typeof requestFor>, t
         position.append(piece)
         session.write(piece)
       }
+      position.complete()
       session.end()
     } catch (error) {
       session.abort(error)
@@ -117,7 +122,7 @@ export async function say(engine: Engine, text: TextSource, options: SayOptions,
       samples += chunk.samples
       const reached = position.advance(chunk.words)
       bar?.update({
-        fraction: text.kind === 'whole' ? reached / Math.max(1, position.length) : undefined,
+        fraction: position.completed ? reached / Math.max(1, position.length) : undefined,
         audioSeconds: samples / pcm.sample_rate,
         elapsedMs: performance.now() - started,
       })
