@@ -98,31 +98,34 @@ async function main(argv: string[]): Promise<number> {
   }
   // Read before the engine starts, so a bad --text-file costs no engine start-up.
   const text = command === 'say' ? await textSource(rest, values['text-file'], process.stdin) : undefined
-  const engine = await createEngine(values['models-dir'] ? readModelsDir(values['models-dir']) : {})
+  const startEngine = () => createEngine(values['models-dir'] ? readModelsDir(values['models-dir']) : {})
+  if (text) {
+    const interrupted = new AbortController()
+    const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
+    process.once('SIGINT', onInterrupt)
+    try {
+      await say(startEngine, text, {
+        ...(values.out !== undefined && { out: values.out }),
+        ...(values.format !== undefined && { format: values.format }),
+        ...(values['bit-rate'] !== undefined && { bitRate: values['bit-rate'] }),
+        ...(values.model !== undefined && { model: values.model }),
+        ...(values.voice !== undefined && { voice: values.voice }),
+        ...(values.language !== undefined && { language: values.language }),
+        ...(values.encoding !== undefined && { encoding: values.encoding }),
+        ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
+        play: values.play ?? false,
+        quiet: values.quiet ?? false,
+        signal: interrupted.signal,
+      }, { stdout: process.stdout, stderr: process.stderr })
+    } finally {
+      process.off('SIGINT', onInterrupt)
+    }
+    return 0
+  }
+  const engine = await startEngine()
   const print = (line: string) => process.stdout.write(`${line}\n`)
   try {
-    if (text) {
-      const interrupted = new AbortController()
-      const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
-      process.once('SIGINT', onInterrupt)
-      try {
-        await say(engine, text, {
-          ...(values.out !== undefined && { out: values.out }),
-          ...(values.format !== undefined && { format: values.format }),
-          ...(values['bit-rate'] !== undefined && { bitRate: values['bit-rate'] }),
-          ...(values.model !== undefined && { model: values.model }),
-          ...(values.voice !== undefined && { voice: values.voice }),
-          ...(values.language !== undefined && { language: values.language }),
-          ...(values.encoding !== undefined && { encoding: values.encoding }),
-          ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
-          play: values.play ?? false,
-          quiet: values.quiet ?? false,
-          signal: interrupted.signal,
-        }, { stdout: process.stdout, stderr: process.stderr })
-      } finally {
-        process.off('SIGINT', onInterrupt)
-      }
-    } else if (command === 'voices') await listVoices(engine, values.language, print)
+    if (command === 'voices') await listVoices(engine, values.language, print)
     else listModels(engine, values['models-dir'], print)
   } finally {
     await engine.close()

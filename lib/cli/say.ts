@@ -57,7 +57,7 @@ function requestFor(options: SayOptions, format: CliFormat) {
   }
 }
 
-function destinationsFor(options: SayOptions, format: CliFormat, pcm: OutputFormat, terminal: Terminal): AudioDestination[] {
+function checkDestinations(options: SayOptions, format: CliFormat, terminal: Terminal): void {
   if (!options.out && !options.play) throw usageError('say needs --out FILE (- for stdout) or --play')
   if (options.out === '-' && terminal.stdout.isTTY) {
     throw usageError('--out - would print audio on the terminal: redirect stdout (> speech.wav), pipe it, or use --out FILE or --play')
@@ -65,6 +65,10 @@ function destinationsFor(options: SayOptions, format: CliFormat, pcm: OutputForm
   if (options.play && COMPRESSED_FORMATS.includes(format)) {
     throw usageError(`--play takes PCM: write ${format} to a file without --play, or play a .wav or .raw output`)
   }
+}
+
+/** The destinations of a checked command line (a player found on PATH is started here). */
+function destinationsFor(options: SayOptions, format: CliFormat, pcm: OutputFormat, terminal: Terminal): AudioDestination[] {
   const header = format === 'wav' ? wavHeader(pcm) : undefined
   const destinations: AudioDestination[] = []
   if (options.play) {
@@ -103,38 +107,67 @@ async function* speech(engine: Engine, request: ReturnType<typeof requestFor>, t
   if (!position.hasText) throw new TtsError('INVALID_REQUEST', 'stdin had no text to speak')
 }
 
-export async function say(engine: Engine, text: TextSource, options: SayOptions, terminal: Terminal): Promise<void> {
-  const started = performance.now()
+/**
+ * Everything the command line says is checked (format, destinations, player) before the engine
+ * starts, so a mistyped option costs no start-up; then the speech is made and sent.
+ */
+export async function say(startEngine: () => Promise<Engine>, text: TextSource, options: SayOptions, terminal: Terminal): Promise<void> {
   const format = chooseFormat(options.out, options.format)
   const request = requestFor(options, format)
   // The PCM the engine makes (validated here as the engine would, for the WAV header and the durations).
   const { encoding, sample_rate } = request.output_format
   const pcm = parseOutputFormat({ encoding, sample_rate }, 'raw')
-  const destinations = destinationsFor(options, format, pcm, terminal)
-  const position = new TextPosition()
-  const showProgress = terminal.stderr.isTTY && !options.quiet && (text.kind === 'stream' || text.text.length >= LONG_TEXT_CHARS)
-  const bar = showProgress ? new ProgressBar(terminal.stderr) : undefined
-  let samples = 0
-  let complete = false
+  checkDestinations(options, format, terminal)
+  const engine = await startEngine()
   try {
-    for await (const chunk of speech(engine, request, text, position, options.signal)) {
-      await Promise.all(destinations.map((d) => d.write(chunk.audio)))
-      samples += chunk.samples
-      const reached = position.advance(chunk.words)
+    const started = performance.now()
+    const position = new TextPosition()
+    const destinations = destinationsFor(options, format, pcm, terminal)
+    const long = text.kind === 'stream' || text.text.length >= LONG_TEXT_CHARS
+    const bar = terminal.stderr.isTTY && !options.quiet && long ? new ProgressBar(terminal.stderr) : undefined
+    const report = (spoken: { words: SpeechChunk['words']; samples: number }) => {
+      const reached = position.advance(spoken.words)
       bar?.update({
         fraction: position.completed ? reached / Math.max(1, position.length) : undefined,
-        audioSeconds: samples / pcm.sample_rate,
+        audioSeconds: spoken.samples / pcm.sample_rate,
         elapsedMs: performance.now() - started,
       })
     }
+    let samples: number
+    try {
+      samples = await send(speech(engine, request, text, position, options.signal), destinations, report)
+    } finally {
+      bar?.clear()  // an error line then starts on a clean line
+    }
+    if (!options.quiet) {
+      const outputs = destinations.map((d) => d.describe())
+      terminal.stderr.write(`${summaryLine({ audioSeconds: samples / pcm.sample_rate, wallMs: performance.now() - started, outputs })}\n`)
+    }
+  } finally {
+    await engine.close()
+  }
+}
+
+/**
+ * Sends each chunk to every destination (at the pace of the slowest), reporting the words and
+ * the samples spoken so far; closes the destinations however it ends. Returns the samples spoken.
+ */
+async function send(
+  chunks: AsyncIterable<SpeechChunk>, destinations: readonly AudioDestination[], progress: (spoken: { words: SpeechChunk['words']; samples: number }) => void,
+): Promise<number> {
+  let samples = 0
+  let complete = false
+  try {
+    for await (const chunk of chunks) {
+      await Promise.all(destinations.map((d) => d.write(chunk.audio)))
+      samples += chunk.samples
+      progress({ words: chunk.words, samples })
+    }
     complete = true
   } finally {
-    bar?.clear()
     const closing = await Promise.allSettled(destinations.map((d) => d.close(complete)))
     const failed = closing.find((c) => c.status === 'rejected')
     if (complete && failed) throw failed.reason
   }
-  if (!options.quiet) {
-    terminal.stderr.write(`${summaryLine({ audioSeconds: samples / pcm.sample_rate, wallMs: performance.now() - started, outputs: destinations.map((d) => d.describe()) })}\n`)
-  }
+  return samples
 }
