@@ -8,7 +8,7 @@ import { defaultVoiceFor, PREDEFINED_VOICES } from '../voices/predefined.js'
 import { fileDestination, playerDestination, stdoutDestination, type AudioDestination } from './destinations.js'
 import { usageError } from './exit.js'
 import { chooseFormat, COMPRESSED_FORMATS, parseBitRate, type CliFormat } from './formats.js'
-import { findPlayer } from './player.js'
+import { findPlayer, type Player } from './player.js'
 import { LONG_TEXT_CHARS, ProgressBar, summaryLine, TextPosition } from './progress.js'
 import type { TextSource } from './text.js'
 
@@ -57,7 +57,8 @@ function requestFor(options: SayOptions, format: CliFormat) {
   }
 }
 
-function checkDestinations(options: SayOptions, format: CliFormat, terminal: Terminal): void {
+/** Checks where the audio is to go; the player `--play` asks for, found on PATH (PLAYER_NOT_FOUND before any work). */
+function checkDestinations(options: SayOptions, format: CliFormat, pcm: OutputFormat, terminal: Terminal): Player | undefined {
   if (!options.out && !options.play) throw usageError('say needs --out FILE (- for stdout) or --play')
   if (options.out === '-' && terminal.stdout.isTTY) {
     throw usageError('--out - would print audio on the terminal: redirect stdout (> speech.wav), pipe it, or use --out FILE or --play')
@@ -65,14 +66,14 @@ function checkDestinations(options: SayOptions, format: CliFormat, terminal: Ter
   if (options.play && COMPRESSED_FORMATS.includes(format)) {
     throw usageError(`--play takes PCM: write ${format} to a file without --play, or play a .wav or .raw output`)
   }
+  return options.play ? findPlayer(pcm) : undefined
 }
 
-/** The destinations of a checked command line (a player found on PATH is started here). */
-function destinationsFor(options: SayOptions, format: CliFormat, pcm: OutputFormat, terminal: Terminal): AudioDestination[] {
+/** The destinations of a checked command line (the player starts here). */
+function destinationsFor(options: SayOptions, format: CliFormat, pcm: OutputFormat, player: Player | undefined, terminal: Terminal): AudioDestination[] {
   const header = format === 'wav' ? wavHeader(pcm) : undefined
   const destinations: AudioDestination[] = []
-  if (options.play) {
-    const player = findPlayer(pcm)
+  if (player) {
     destinations.push(playerDestination(player, player.input === 'wav' ? wavHeader(pcm) : undefined))
   }
   if (options.out === '-') destinations.push(stdoutDestination(terminal.stdout, header))
@@ -117,12 +118,12 @@ export async function say(startEngine: () => Promise<Engine>, text: TextSource, 
   // The PCM the engine makes (validated here as the engine would, for the WAV header and the durations).
   const { encoding, sample_rate } = request.output_format
   const pcm = parseOutputFormat({ encoding, sample_rate }, 'raw')
-  checkDestinations(options, format, terminal)
+  const player = checkDestinations(options, format, pcm, terminal)
   const engine = await startEngine()
   try {
     const started = performance.now()
     const position = new TextPosition()
-    const destinations = destinationsFor(options, format, pcm, terminal)
+    const destinations = destinationsFor(options, format, pcm, player, terminal)
     const long = text.kind === 'stream' || text.text.length >= LONG_TEXT_CHARS
     const bar = terminal.stderr.isTTY && !options.quiet && long ? new ProgressBar(terminal.stderr) : undefined
     const report = (spoken: { words: SpeechChunk['words']; samples: number }) => {
