@@ -31,7 +31,7 @@ import {
   voiceRenderingSchema,
 } from './schemas.js'
 import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './session.js'
-import { checkSpeechPlan, DEFAULT_MAX_AUDIO_SECONDS } from './text/bounds.js'
+import { DEFAULT_MAX_AUDIO_SECONDS, SpeechPlanCheck } from './text/bounds.js'
 import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
 import { analyseSample, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
 import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
@@ -399,7 +399,7 @@ export class Engine {
 
   /**
    * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
-   * whole before synthesis (it has something to say, and not too much).
+   * whole as it is planned (it has something to say, and not too much).
    */
   private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): WritableSpeechSession {
     const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
@@ -413,7 +413,7 @@ export class Engine {
         bytesPerSample: BYTES_PER_SAMPLE[resolved.format.encoding],
         maxPendingChars: this.maxTranscriptChars,
         maxAudioSeconds: this.maxAudioSeconds,
-        ...(how.whole && { checkPlan: (plan) => checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed }) }),
+        ...(how.whole && { check: new SpeechPlanCheck({ maxAudioSeconds: this.maxAudioSeconds, speed }) }),
         start: (chunks) => {
           try {
             return new this.native.SynthStream({ ...nativePlan, chunks })
