@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { CONTAINERS } from './audio/format.js'
 import { createEngine } from './engine.js'
 import { TtsError } from './errors.js'
 import { asCliError, exitCodeOf, usageError } from './cli/exit.js'
-import { CLI_FORMATS } from './cli/formats.js'
 import { listModels, listVoices } from './cli/lists.js'
 import { say } from './cli/say.js'
 import { textSource } from './cli/text.js'
@@ -27,7 +27,7 @@ const USAGE = `usage:
 
 say options:
   --out, -o FILE|-        where the audio goes (stdout with -: a WAV unless --format says otherwise)
-  --format ${CLI_FORMATS.join('|')}   the container, instead of the file's extension
+  --format ${CONTAINERS.join('|')}   the container, instead of the file's extension
   --play                  play it as it is made (aplay, paplay, ffplay or sox's play, found on PATH)
   --model ID  --voice ID|NAME  --language xx  --encoding ENC  --sample-rate HZ  --bit-rate 128k (mp3, ogg)
   --quiet, -q             no progress bar, no summary line

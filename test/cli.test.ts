@@ -194,7 +194,7 @@ describe('svc-tts command line', () => {
       const dir = tmp()
       const cases: [string[], RegExp][] = [
         [['say', 'Hi', '--out', path.join(dir, 'x.foo')], /cannot tell the format of .*x\.foo.* from its extension/],
-        [['say', 'Hi', '--out', '-', '--format', 'aiff'], /--format must be one of wav, raw, mp3, ogg, flac/],
+        [['say', 'Hi', '--out', '-', '--format', 'aiff'], /--format must be one of raw, wav, mp3, ogg, flac/],
         [['say', 'Hi', '--out', path.join(dir, 'x.wav'), '--bit-rate', '128k'], /--bit-rate is for mp3 and ogg output, not wav/],
         [['say', 'Hi'], /say needs --out FILE \(- for stdout\) or --play/],
         [['say', 'Hi', '--out', '-', '--loud'], /Unknown option '--loud'/],
