@@ -12,11 +12,12 @@ export const COMPRESSED_ENCODINGS = ['pcm_s16le', 'pcm_f32le'] as const
 export type Encoding = (typeof ENCODINGS)[number]
 export type Container = (typeof CONTAINERS)[number]
 export type CompressedContainer = (typeof COMPRESSED_CONTAINERS)[number]
+export type SampleRate = (typeof SAMPLE_RATES)[number]
 
 export interface OutputFormat {
   container: Container
   encoding: Encoding
-  sample_rate: number
+  sample_rate: SampleRate
   /** mp3 and ogg only: the encoder's bit rate in bits per second (a default when not asked). */
   bit_rate?: number
 }
