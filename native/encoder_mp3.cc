@@ -2,7 +2,8 @@
 // no Xing/LAME tag (it can only be written once the stream is over, and a stream has been sent
 // by then), no ID3 tag. LAME's output may stop inside a frame: only whole frames are handed on,
 // the rest waits for the next call. The bit reservoir only borrows room in frames already
-// written, so any run of whole frames from the start decodes.
+// written, so any run of whole frames from the start decodes; the first output waits for two
+// frames, since ffmpeg's MP3 reader checks a frame against the next before it takes a stream.
 #include <lame/lame.h>
 
 #include <string>
@@ -64,13 +65,16 @@ class Mp3Encoder : public Encoder {
                                                    static_cast<int>(pending_.size() - start));
     if (made < 0) throw NativeError(code::kSynthesis, "MP3 encoding failed (LAME error " + std::to_string(made) + ")");
     pending_.resize(start + static_cast<size_t>(made));
-    size_t whole = 0;
+    size_t whole = 0, frames = 0;
     while (whole + 4 <= pending_.size()) {
       const size_t length = FrameLength(pending_.data() + whole);
       if (length == 0) throw NativeError(code::kSynthesis, "LAME wrote something that is not an MP3 frame");
       if (whole + length > pending_.size()) break;
       whole += length;
+      ++frames;
     }
+    if (!started_ && frames < 2) return;
+    started_ = true;
     out.insert(out.end(), pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(whole));
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(whole));
   }
@@ -89,7 +93,8 @@ class Mp3Encoder : public Encoder {
   const int bits_;
   lame_t lame_;
   std::vector<float> rounded_;
-  std::vector<uint8_t> pending_;  // LAME's output past the last whole frame
+  std::vector<uint8_t> pending_;  // LAME's output past the last whole frame handed on
+  bool started_ = false;          // some frames were handed on
 };
 
 }  // namespace
