@@ -2,7 +2,8 @@
 // no Xing/LAME tag (it can only be written once the stream is over, and a stream has been sent
 // by then), no ID3 tag. LAME's output may stop inside a frame: only whole frames are handed on,
 // the rest waits for the next call. The bit reservoir only borrows room in frames already
-// written, so any run of whole frames from the start decodes.
+// written, so any run of whole frames from the start decodes; the first output waits for four
+// frames, since ffmpeg's MP3 reader refuses some files of fewer.
 #include <lame/lame.h>
 
 #include <string>
@@ -64,8 +65,7 @@ class Mp3Encoder : public Encoder {
                                                    static_cast<int>(pending_.size() - start));
     if (made < 0) throw NativeError(code::kSynthesis, "MP3 encoding failed (LAME error " + std::to_string(made) + ")");
     pending_.resize(start + static_cast<size_t>(made));
-    size_t whole = 0;
-    size_t frames = 0;
+    size_t whole = 0, frames = 0;
     while (whole + 4 <= pending_.size()) {
       const size_t length = FrameLength(pending_.data() + whole);
       if (length == 0) throw NativeError(code::kSynthesis, "LAME wrote something that is not an MP3 frame");
@@ -95,9 +95,9 @@ class Mp3Encoder : public Encoder {
   static constexpr size_t kFirstFrames = 4;
   const int bits_;
   lame_t lame_;
-  bool started_ = false;
   std::vector<float> rounded_;
-  std::vector<uint8_t> pending_;  // LAME's output past the last whole frame
+  std::vector<uint8_t> pending_;  // LAME's output past the last whole frame handed on
+  bool started_ = false;          // some frames were handed on
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Ogg Opus (RFC 7845) with libopus and libogg: OpusHead and OpusTags each on a page of their
-// own, then 20 ms packets. Every Encode() ends with a flushed page, so what was handed out is a
-// complete Ogg stream so far (with the granule position of its last packet). Finish() pads the
+// own, then 20 ms packets. Every Encode() that completes a packet ends with a flushed page, so
+// what was handed out is a complete Ogg stream so far (with the granule position of its last
+// packet); the header pages wait for the first audio page. Finish() pads the
 // last frame, encodes past the encoder's lookahead so every sample comes out, and sets the last
 // page's granule position to the exact end, which tells decoders to trim the padding.
 #include <ogg/ogg.h>
@@ -60,13 +61,18 @@ class OpusOggEncoder : public Encoder {
   }
 
   void Encode(const float* samples, size_t count, std::vector<uint8_t>& out) override {
-    TakeHeaders(out);
+    std::vector<uint8_t> pages;
     for (size_t i = 0; i < count; ++i) {
       pending_.push_back(bits_ == 16 ? static_cast<float>(QuantizeSample(samples[i], 16)) / 32768.0f : samples[i]);
-      if (pending_.size() == static_cast<size_t>(frameSize_)) EncodeFrame(false, 0, out);
+      if (pending_.size() == static_cast<size_t>(frameSize_)) EncodeFrame(false, 0, pages);
     }
     inputSamples_ += static_cast<int64_t>(count);
-    Flush(out);
+    Flush(pages);
+    // The headers go out with the first audio page: a stream of headers alone is not a file to
+    // decoders (ffmpeg stops at "End of file").
+    if (pages.empty()) return;
+    TakeHeaders(out);
+    out.insert(out.end(), pages.begin(), pages.end());
   }
 
   void Finish(std::vector<uint8_t>& out) override {

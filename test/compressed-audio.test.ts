@@ -185,6 +185,27 @@ describe('compressed audio', async () => {
     })
   }
 
+  it('fed in tiny pieces, every encoder\'s output so far decodes after every call', async () => {
+    const native = loadNative()
+    const rate = 24000
+    const tone = new Float32Array(rate / 2).map((_, i) => 0.3 * Math.sin((2 * Math.PI * 220 * i) / rate))
+    // Ten pieces of 12 ms (less than any codec's frame), then longer ones.
+    const ends = [...Array.from({ length: 10 }, (_, i) => ((i + 1) * rate * 12) / 1000), rate / 4, tone.length]
+    for (const [codec, extension] of [['mp3', 'mp3'], ['opus', 'ogg'], ['flac', 'flac']] as const) {
+      const encoder = new native.AudioEncoder({ codec, sampleRate: rate, bitsPerSample: 16, bitRate: 64000 })
+      const parts: Buffer[] = []
+      for (const [i, end] of ends.entries()) {
+        parts.push(await encoder.encode(Buffer.from(tone.slice(ends[i - 1] ?? 0, end).buffer)))
+        const soFar = Buffer.concat(parts)
+        if (soFar.length > 0) expect(ffmpegDecode(soFar, extension).errors, `${codec} after ${end} samples`).toBe('')
+      }
+      parts.push(await encoder.finish())
+      const whole = ffmpegDecode(Buffer.concat(parts), extension)
+      expect(whole.errors).toBe('')
+      expect(whole.samples.length).toBeGreaterThanOrEqual(codec === 'opus' ? tone.length * 2 : tone.length)
+    }
+  }, 120_000)
+
   it('every bit rate the schema takes, the encoders take', async () => {
     const native = loadNative()
     const tenthOfASecond = (rate: number) => Buffer.alloc((rate / 10) * 4)
