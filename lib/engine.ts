@@ -7,9 +7,10 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { Alignment, TimedWord } from './alignment.js'
-import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
+import { BYTES_PER_SAMPLE, isCompressed, pcmRate, setFlacTotalSamples, wavHeader, type OutputFormat } from './audio/format.js'
 import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
+import { createEncoder, EncodedSpeechSession } from './encoded-session.js'
 import { TtsError } from './errors.js'
 import { DEFAULT_MODELS, ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelId, type ModelPack } from './models.js'
 import { fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
@@ -91,6 +92,15 @@ interface ResolvedRequest {
   language: Language
   voice: StoredVoice
   format: OutputFormat
+}
+
+/**
+ * The PCM the native stream makes for a format: the format itself for raw and wav; for a
+ * compressed container, float samples at the rate its encoder takes.
+ */
+function pcmFormat(format: OutputFormat): Pick<NativePlan, 'sampleRate' | 'encoding'> {
+  if (!isCompressed(format)) return { sampleRate: format.sample_rate, encoding: format.encoding }
+  return { sampleRate: pcmRate(format), encoding: 'pcm_f32le' }
 }
 
 /** What a clone's fit is measured on: about six seconds of varied English. */
@@ -219,6 +229,7 @@ export class Engine<PackModelId extends string = never> {
       // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
       let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
       for await (const chunk of this.run(resolved, scope)) {
+        if (chunk.audio.length === 0) continue  // a compressed chunk the encoder kept whole for later
         yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
         header = undefined
       }
@@ -248,7 +259,7 @@ export class Engine<PackModelId extends string = never> {
     }
   }
 
-  /** The transport-agnostic stream: raw audio chunks in the requested encoding, each with its words. */
+  /** The transport-agnostic stream: audio chunks in the requested format (no WAV header; compressed containers give encoded bytes), each with its words. */
   async *speak(request: SynthesisRequest<ModelId | PackModelId>, options?: CallOptions): AsyncGenerator<SpeechChunk> {
     const scope = this.begin(options)
     try {
@@ -368,6 +379,7 @@ export class Engine<PackModelId extends string = never> {
 
   private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
     const { model, voice, language, format } = resolved
+    const pcm = pcmFormat(format)
     if (model.pack) {
       const speaker = this.packVoices.speakerFor(model.pack, voice, language)
       return {
@@ -378,8 +390,7 @@ export class Engine<PackModelId extends string = never> {
         speed: voice.rendering.speed,
         requestSpeed: resolved.speed,
         pitch: voice.rendering.pitch,
-        sampleRate: format.sample_rate,
-        encoding: format.encoding,
+        ...pcm,
         queueCapacity: this.queueCapacity,
         chunks,
       }
@@ -396,8 +407,7 @@ export class Engine<PackModelId extends string = never> {
       requestSpeed: resolved.speed,
       pitch: tuning?.pitch ?? voice.rendering.pitch,
       ...(tuning && { transform: tuning.transform }),
-      sampleRate: format.sample_rate,
-      encoding: format.encoding,
+      ...pcm,
       queueCapacity: this.queueCapacity,
       chunks,
     }
@@ -407,30 +417,37 @@ export class Engine<PackModelId extends string = never> {
   private async render(resolved: ResolvedRequest, scope: CallScope): Promise<{ audio: Buffer; words: TimedWord[] }> {
     const parts: Buffer[] = []
     const words: TimedWord[] = []
+    let samples = 0
     for await (const chunk of this.run(resolved, scope)) {
       parts.push(chunk.audio)
       words.push(...chunk.words)
+      samples += chunk.samples
     }
-    const pcm = Buffer.concat(parts)
-    const audio = resolved.format.container === 'wav' ? Buffer.concat([wavHeader(resolved.format, pcm.length), pcm]) : pcm
-    return { audio, words }
+    const joined = Buffer.concat(parts)
+    const { format } = resolved
+    if (format.container === 'wav') return { audio: Buffer.concat([wavHeader(format, joined.length), joined]), words }
+    // The whole file is known: its header can say how long it is.
+    if (format.container === 'flac') return { audio: setFlacTotalSamples(joined, samples), words }
+    return { audio: joined, words }
   }
 
   /**
    * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
    * whole as it is planned (it has something to say, and not too much).
    */
-  private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): WritableSpeechSession {
+  private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): SpeechSession {
     const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
+    const { format } = resolved
+    const encoder = isCompressed(format) ? createEncoder(this.native, format) : undefined
     const backend = resolved.model.backend
     // A neural pack speaks with its own voice at the voice's speed; clone tunings fit the builtin backends.
     const voiceSpeed = (backend === 'neural' ? undefined : resolved.voice.rendering.tuning?.[backend].speed) ?? resolved.voice.rendering.speed
     const speed = voiceSpeed * resolved.speed
-    return new WritableSpeechSession(
+    const session = new WritableSpeechSession(
       {
         plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
-        sampleRate: resolved.format.sample_rate,
-        bytesPerSample: BYTES_PER_SAMPLE[resolved.format.encoding],
+        sampleRate: nativePlan.sampleRate,
+        bytesPerSample: BYTES_PER_SAMPLE[nativePlan.encoding],
         maxPendingChars: this.maxTranscriptChars,
         maxAudioSeconds: this.maxAudioSeconds,
         ...(how.whole && { check: new SpeechPlanCheck({ maxAudioSeconds: this.maxAudioSeconds, speed }) }),
@@ -445,6 +462,7 @@ export class Engine<PackModelId extends string = never> {
       },
       scope,
     )
+    return encoder ? new EncodedSpeechSession(session, encoder) : session
   }
 
   private async *run(resolved: ResolvedRequest, scope: CallScope): AsyncGenerator<SpeechChunk> {

@@ -5,7 +5,17 @@
  * language INVALID_LANGUAGE, anything else INVALID_REQUEST.
  */
 import { z } from 'zod'
-import { CONTAINERS, ENCODINGS, SAMPLE_RATES, type OutputFormat } from './audio/format.js'
+import {
+  COMPRESSED_ENCODINGS,
+  CONTAINERS,
+  defaultBitRate,
+  ENCODINGS,
+  isCompressed,
+  mp3BitRates,
+  OPUS_BIT_RATE_RANGE,
+  SAMPLE_RATES,
+  type OutputFormat,
+} from './audio/format.js'
 import { TtsError, type ErrorCode } from './errors.js'
 import type { ModelId } from './models.js'
 import { deviceSchema, modelPacksSchema } from './neural/options.js'
@@ -17,7 +27,29 @@ export const outputFormatSchema = z.object({
   container: z.enum(CONTAINERS).optional(),
   encoding: z.enum(ENCODINGS).optional(),
   sample_rate: z.literal(SAMPLE_RATES, { error: `sample_rate must be one of ${SAMPLE_RATES.join(', ')}` }).optional(),
+  /** Bits per second of a lossy container (mp3, ogg). */
+  bit_rate: z.number().int().positive().optional(),
 })
+
+/** An output format with its defaults applied: checks that its fields go together. */
+const resolvedOutputFormatSchema = z
+  .object({ container: z.enum(CONTAINERS), encoding: z.enum(ENCODINGS), sample_rate: z.number(), bit_rate: z.number().optional() })
+  .superRefine((format, context) => {
+    const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message })
+    if (isCompressed(format) && !(COMPRESSED_ENCODINGS as readonly string[]).includes(format.encoding)) {
+      issue('encoding', `a ${format.container} container takes ${COMPRESSED_ENCODINGS.join(' or ')} (the samples fed to its encoder), not ${format.encoding}`)
+    }
+    if (format.bit_rate === undefined) return
+    if (format.container === 'mp3') {
+      const rates = mp3BitRates(format.sample_rate)
+      if (!rates.includes(format.bit_rate)) issue('bit_rate', `an MP3 at ${format.sample_rate} Hz takes a bit_rate of ${rates.join(', ')}`)
+    } else if (format.container === 'ogg') {
+      const { min, max } = OPUS_BIT_RATE_RANGE
+      if (format.bit_rate < min || format.bit_rate > max) issue('bit_rate', `Opus takes a bit_rate from ${min} to ${max}`)
+    } else {
+      issue('bit_rate', `bit_rate applies to mp3 and ogg only; ${format.container} is ${format.container === 'flac' ? 'lossless' : 'uncompressed'}`)
+    }
+  })
 
 export const voiceSelectorSchema = z.object({ mode: z.literal('id'), id: z.string().min(1) })
 
@@ -127,17 +159,25 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
   return result.data
 }
 
-/** Resolves output_format with its defaults (raw, pcm_s16le, 44100), given the container default of the call. */
+function formatNotRecognized(error: z.ZodError): TtsError {
+  return new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(error)}`, { extra: issues(error) })
+}
+
+/**
+ * Resolves output_format with its defaults (the call's container, pcm_s16le, 44100, and for mp3
+ * and ogg a bit rate), and checks that its fields go together.
+ */
 export function parseOutputFormat(value: unknown, defaultContainer: OutputFormat['container']): OutputFormat {
   const result = safeParse(outputFormatSchema, value ?? {}, 'output_format', 'FORMAT_NOT_RECOGNIZED')
-  if (!result.success) {
-    throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(result.error)}`, { extra: issues(result.error) })
-  }
-  return {
-    container: result.data.container ?? defaultContainer,
-    encoding: result.data.encoding ?? 'pcm_s16le',
-    sample_rate: result.data.sample_rate ?? 44100,
-  }
+  if (!result.success) throw formatNotRecognized(result.error)
+  const container = result.data.container ?? defaultContainer
+  const sampleRate = result.data.sample_rate ?? 44100
+  const format: OutputFormat = { container, encoding: result.data.encoding ?? 'pcm_s16le', sample_rate: sampleRate }
+  const bitRate = result.data.bit_rate ?? (container === 'mp3' || container === 'ogg' ? defaultBitRate(container, sampleRate) : undefined)
+  if (bitRate !== undefined) format.bit_rate = bitRate
+  const checked = resolvedOutputFormatSchema.safeParse(format)
+  if (!checked.success) throw formatNotRecognized(checked.error)
+  return format
 }
 
 /**

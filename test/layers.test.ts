@@ -36,7 +36,7 @@ function layerOf(file: string): number {
   if (file === 'lib/cli.ts' || file.startsWith('lib/cli/') || file === 'lib/index.ts' || file === 'lib/public-schemas.ts') return 6
   if (file.startsWith('lib/server/')) return 5
   if (file.startsWith('lib/realtime/')) return 4
-  if (file === 'lib/engine.ts' || file === 'lib/session.ts') return 3
+  if (['lib/engine.ts', 'lib/session.ts', 'lib/encoded-session.ts'].includes(file)) return 3
   if (/^lib\/(text|voices|neural|audio)\//.test(file)) return 2
   if (['lib/schemas.ts', 'lib/models.ts', 'lib/alignment.ts'].includes(file)) return 2
   if (file === 'lib/native.ts') return 1
