@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { CONTAINERS } from './audio/format.js'
 import { createEngine } from './engine.js'
 import { TtsError } from './errors.js'
 import { asCliError, exitCodeOf, usageError } from './cli/exit.js'
-import { CLI_FORMATS } from './cli/formats.js'
 import { listModels, listVoices } from './cli/lists.js'
 import { say } from './cli/say.js'
 import { textSource } from './cli/text.js'
@@ -27,7 +27,7 @@ const USAGE = `usage:
 
 say options:
   --out, -o FILE|-        where the audio goes (stdout with -: a WAV unless --format says otherwise)
-  --format ${CLI_FORMATS.join('|')}   the container, instead of the file's extension
+  --format ${CONTAINERS.join('|')}   the container, instead of the file's extension
   --play                  play it as it is made (aplay, paplay, ffplay or sox's play, found on PATH)
   --model ID  --voice ID|NAME  --language xx  --encoding ENC  --sample-rate HZ  --bit-rate 128k (mp3, ogg)
   --speed 0.5..2          speaking rate (default 1)
@@ -100,32 +100,35 @@ async function main(argv: string[]): Promise<number> {
   }
   // Read before the engine starts, so a bad --text-file costs no engine start-up.
   const text = command === 'say' ? await textSource(rest, values['text-file'], process.stdin) : undefined
-  const engine = await createEngine(values['models-dir'] ? readModelsDir(values['models-dir']) : {})
+  const startEngine = () => createEngine(values['models-dir'] ? readModelsDir(values['models-dir']) : {})
+  if (text) {
+    const interrupted = new AbortController()
+    const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
+    process.once('SIGINT', onInterrupt)
+    try {
+      await say(startEngine, text, {
+        ...(values.out !== undefined && { out: values.out }),
+        ...(values.format !== undefined && { format: values.format }),
+        ...(values['bit-rate'] !== undefined && { bitRate: values['bit-rate'] }),
+        ...(values.model !== undefined && { model: values.model }),
+        ...(values.voice !== undefined && { voice: values.voice }),
+        ...(values.language !== undefined && { language: values.language }),
+        ...(values.encoding !== undefined && { encoding: values.encoding }),
+        ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
+        ...(values.speed !== undefined && { speed: values.speed }),
+        play: values.play ?? false,
+        quiet: values.quiet ?? false,
+        signal: interrupted.signal,
+      }, { stdout: process.stdout, stderr: process.stderr })
+    } finally {
+      process.off('SIGINT', onInterrupt)
+    }
+    return 0
+  }
+  const engine = await startEngine()
   const print = (line: string) => process.stdout.write(`${line}\n`)
   try {
-    if (text) {
-      const interrupted = new AbortController()
-      const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
-      process.once('SIGINT', onInterrupt)
-      try {
-        await say(engine, text, {
-          ...(values.out !== undefined && { out: values.out }),
-          ...(values.format !== undefined && { format: values.format }),
-          ...(values['bit-rate'] !== undefined && { bitRate: values['bit-rate'] }),
-          ...(values.model !== undefined && { model: values.model }),
-          ...(values.voice !== undefined && { voice: values.voice }),
-          ...(values.language !== undefined && { language: values.language }),
-          ...(values.encoding !== undefined && { encoding: values.encoding }),
-          ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
-          ...(values.speed !== undefined && { speed: values.speed }),
-          play: values.play ?? false,
-          quiet: values.quiet ?? false,
-          signal: interrupted.signal,
-        }, { stdout: process.stdout, stderr: process.stderr })
-      } finally {
-        process.off('SIGINT', onInterrupt)
-      }
-    } else if (command === 'voices') await listVoices(engine, values.language, print)
+    if (command === 'voices') await listVoices(engine, values.language, print)
     else listModels(engine, values['models-dir'], print)
   } finally {
     await engine.close()

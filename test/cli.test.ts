@@ -81,6 +81,11 @@ describe('svc-tts command line', () => {
     expect(built.stdout).toBe(`svc-tts ${version}\n`)
   })
 
+  it('--help lists every say option', async () => {
+    const { stdout } = await cli('--help')
+    for (const option of ['--out', '--format', '--play', '--text-file', '--bit-rate', '--quiet', '--models-dir', '--version']) expect(stdout).toContain(option)
+  })
+
   it('lists the builtin models and says how to add neural packs', async () => {
     const lines = (await cli('models')).stdout.trim().split('\n')
     expect(lines[0]).toMatch(/^ONNX Runtime \d+\.\d+/)
@@ -184,24 +189,28 @@ describe('svc-tts command line', () => {
       expect(readFileSync(file).length % 2).toBe(0)
     })
 
-    it('refuses what it cannot tell or do with INVALID_ARGUMENT and exit 2', async () => {
+    // Nine CLI processes at once: a loaded machine needs more than the default 30 s.
+    it('refuses what it cannot tell or do with INVALID_ARGUMENT and exit 2', { timeout: 90_000 }, async () => {
       const dir = tmp()
       const cases: [string[], RegExp][] = [
         [['say', 'Hi', '--out', path.join(dir, 'x.foo')], /cannot tell the format of .*x\.foo.* from its extension/],
-        [['say', 'Hi', '--out', '-', '--format', 'aiff'], /--format must be one of wav, raw, mp3, ogg, flac/],
+        [['say', 'Hi', '--out', '-', '--format', 'aiff'], /--format must be one of raw, wav, mp3, ogg, flac/],
         [['say', 'Hi', '--out', path.join(dir, 'x.wav'), '--bit-rate', '128k'], /--bit-rate is for mp3 and ogg output, not wav/],
         [['say', 'Hi'], /say needs --out FILE \(- for stdout\) or --play/],
         [['say', 'Hi', '--out', '-', '--loud'], /Unknown option '--loud'/],
         [['speak', 'Hi'], /unknown command 'speak'/],
+        [[], /no command given\nusage:/],
+        [['say', 'Hi', '--play', '--out', path.join(dir, 'x.mp3')], /--play takes PCM/],
         [['say', '--out', '-', '--text-file', path.join(dir, 't.txt'), 'Hi'], /either as arguments or with --text-file, not both/],
       ]
-      for (const [args, message] of cases) {
-        const ran = await spawnCli(args)
+      const runs = await Promise.all(cases.map(([args]) => spawnCli(args)))
+      cases.forEach(([args, message], i) => {
+        const ran = runs[i]!
         expect(ran.code, args.join(' ')).toBe(2)
         expect(ran.stderr).toMatch(/^error INVALID_ARGUMENT: /)
         expect(ran.stderr).toMatch(message)
         expect(ran.stdout.length).toBe(0)
-      }
+      })
     })
 
     it('exits 1 with the engine\'s code when the engine refuses the request', async () => {
@@ -261,6 +270,20 @@ describe('svc-tts command line', () => {
       const percents = bars.map((bar) => Number(/(\d+)%/.exec(bar)![1]))
       expect(percents).toEqual([...percents].sort((a, b) => a - b))  // it only moves forward
       expect(frames.some((frame) => SUMMARY.test(frame.trim()))).toBe(true)  // the bar is cleared, then the summary
+    })
+
+    it('draws no bar for a short text, even on a terminal', async () => {
+      const command = [process.execPath, '--import', 'tsx', 'lib/cli.ts', 'say', "'Hello there.'", '--out', path.join(tmp(), 'short.wav')].join(' ')
+      const { stdout } = await run('script', ['-qec', command, '/dev/null'], { cwd: root })
+      expect(stdout.trim()).toMatch(SUMMARY)
+      expect(stdout).not.toContain('%')
+    })
+
+    it('refuses to print audio on a terminal', async () => {
+      const command = [process.execPath, '--import', 'tsx', 'lib/cli.ts', 'say', 'Hi', '--out', '-'].join(' ')
+      const error = await run('script', ['-qec', command, '/dev/null'], { cwd: root }).then(() => undefined, (e: { code: number; stdout: string }) => e)
+      expect(error?.code).toBe(2)
+      expect(error?.stdout).toMatch(/^error INVALID_ARGUMENT: --out - would print audio on the terminal/)
     })
   })
 

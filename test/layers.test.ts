@@ -1,4 +1,4 @@
-// The house is layered: server -> realtime -> engine -> text / voices / neural / audio -> native
+// The house is layered: cli -> server -> realtime -> engine -> text / voices / neural / audio -> native
 // loader. This reads every import in lib/ and fails on an import that runs back up a layer, and on
 // any import cycle between files (a cycle hides a layering mistake even inside one layer).
 import { readdirSync, readFileSync } from 'node:fs'

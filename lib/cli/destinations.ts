@@ -32,8 +32,11 @@ function formatBytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`
 }
 
-/** A file: written through a read-write handle, so its WAV sizes can be filled in at the end. */
-export function fileDestination(file: string, header: Buffer | undefined): AudioDestination {
+/**
+ * A file, written through a read-write handle so that `seal` can fill in what was unknown while
+ * the audio streamed (a WAV's sizes, a FLAC's length) once it has all been written.
+ */
+export function fileDestination(file: string, header: Buffer | undefined, seal?: (fd: number) => Promise<unknown>): AudioDestination {
   let handle: FileHandle | undefined
   let bytes = 0
   const opened = async (): Promise<FileHandle> => {
@@ -64,7 +67,7 @@ export function fileDestination(file: string, header: Buffer | undefined): Audio
       if (!handle && !complete) return
       const file = await opened()
       try {
-        if (header) await fixWavSizes(file.fd)
+        await seal?.(file.fd)
       } finally {
         await file.close()
       }

@@ -35,9 +35,15 @@ export function renderProgress(state: ProgressState, columns: number): string {
 export class TextPosition {
   private text = ''
   private position = 0
+  /** Whether all the text is in (stdin has ended): only then is the share spoken known. */
+  completed = false
 
   append(text: string): void {
     this.text += text
+  }
+
+  complete(): void {
+    this.completed = true
   }
 
   get length(): number {
