@@ -52,6 +52,21 @@ async function main() {
 main().catch((error) => { console.error(error); process.exit(1) })
 `
 
+/** Records every native addon the process loads, then checks a request with svc-tts/schemas alone. */
+const SCHEMAS_ONLY = `
+const loaded = []
+const dlopen = process.dlopen
+process.dlopen = (module, file, ...rest) => { loaded.push(file); return dlopen(module, file, ...rest) }
+const { synthesisRequestSchema } = require('svc-tts/schemas')
+const request = { model_id: 'svc_flash_v1.5', transcript: 'Hi.', voice: { mode: 'id', id: 'x' } }
+const verdicts = [synthesisRequestSchema.safeParse(request).success, synthesisRequestSchema.safeParse({ ...request, speed: 3 }).success]
+const before = loaded.length
+require('svc-tts').createEngine().then(async (engine) => {
+  await engine.close()
+  process.stdout.write(JSON.stringify({ verdicts, addonsBefore: before, addonsAfterEngine: loaded.length }))
+})
+`
+
 let project: string
 
 beforeAll(async () => {
@@ -59,6 +74,7 @@ beforeAll(async () => {
   project = await mkdtemp(path.join(tmpdir(), 'svc-tts-require-'))
   await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'cjs-app', private: true, type: 'commonjs' }))
   await writeFile(path.join(project, 'app.js'), APP)
+  await writeFile(path.join(project, 'schemas-only.js'), SCHEMAS_ONLY)
   await mkdir(path.join(project, 'node_modules'))
   await symlink(ROOT, path.join(project, 'node_modules', 'svc-tts'), 'dir')
 })
@@ -76,5 +92,13 @@ describe('require()', () => {
     expect(result.refused).toEqual({ tts: true, code: 'INVALID_REQUEST' })
     expect(result.exports).toEqual({ server: 'function', express: 'function', fastify: 'function', schemas: 'function' })
     expect(result.sameInstance).toBe(true)
+  })
+
+  it('svc-tts/schemas validates requests without loading any native addon (the engine then loads its own)', async () => {
+    const { stdout } = await run(process.execPath, ['schemas-only.js'], { cwd: project, timeout: 60_000 })
+    const result = JSON.parse(stdout)
+    expect(result.verdicts).toEqual([true, false])
+    expect(result.addonsBefore).toBe(0)
+    expect(result.addonsAfterEngine).toBeGreaterThan(0)  // the hook sees addons load
   })
 })

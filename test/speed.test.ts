@@ -3,8 +3,12 @@
  * about twice as long as at speed 1, at speed 2 about half; the words stay the same and inside the
  * audio; a speed out of range is INVALID_REQUEST (400) in the library, over HTTP and on the WebSocket.
  */
+import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine, SqliteVoiceStore, type Engine, type SynthesisRequest } from '../lib/index.js'
 import { loadNative } from '../lib/native.js'
@@ -14,6 +18,7 @@ import { KEY, post, start, TEST_KEYS, WsClient, type Running } from './helpers/s
 import { newVoice } from './helpers/voices.js'
 import { KOKORO_INT_SPEED, KOKORO_TIMESTAMPED, PIPER } from './neural/fixtures.js'
 
+const run = promisify(execFile)
 const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
 const WORDS = TEXT.split(' ')
 const RATE = 16000
@@ -212,5 +217,27 @@ describe('speed over HTTP and the WebSocket', () => {
     await client.until(() => client.finished('fast') && client.finished('normal') && client.events.some((e) => e.error_code === 'INVALID_REQUEST' && e !== client.events[0]))
     expectAbout(client.audio('fast').length / client.audio('normal').length, 0.5)
     client.socket.close()
+  })
+})
+
+describe('speed on the command line', () => {
+  const root = path.resolve(import.meta.dirname, '..')
+  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli.ts', ...args], { cwd: root })
+
+  it('svc-tts say --speed 2 speaks in about half the time; --speed 3 fails with INVALID_REQUEST', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'svc-tts-speed-cli-'))
+    try {
+      const seconds = async (...speed: string[]) => {
+        const file = path.join(dir, `speech${speed.join('')}.wav`)
+        await cli('say', TEXT, '--out', file, '--quiet', '--sample-rate', String(RATE), ...speed)
+        return decodeWav(readFileSync(file)).data.length / 2 / RATE
+      }
+      expectAbout((await seconds('--speed', '2')) / (await seconds()), 0.5)
+      const failed = await cli('say', TEXT, '--out', path.join(dir, 'x.wav'), '--speed', '3').then(() => undefined, (e: { code: number; stderr: string }) => e)
+      expect(failed?.code).toBe(1)
+      expect(failed?.stderr).toMatch(/^error INVALID_REQUEST: .*speed/m)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -25,6 +25,7 @@ export interface SayOptions {
   language?: string
   encoding?: string
   sampleRate?: string
+  speed?: string
   signal: AbortSignal
 }
 
@@ -54,6 +55,7 @@ function requestFor(options: SayOptions, format: Container) {
     model_id: options.model ?? (language === 'en' ? 'svc_pro_v1.0' : 'svc_flash_v1.0'),
     voice: { mode: 'id', id: voiceId },
     ...(options.language && { language: options.language }),
+    ...(options.speed !== undefined && { speed: Number(options.speed) }),
     output_format: {
       container,
       ...(options.encoding && { encoding: options.encoding }),

@@ -38,6 +38,9 @@ export async function synthesisRequests(engine: Engine): Promise<void> {
   await engine.synthesize({ model_id: 'svc_pro_v1.0', transcript: 'Hi.', voice })
   await engine.synthesize({ model_id: 'svc_flash_v1.5', transcript: 'Hi.', voice, output_format: { sample_rate: 8000, encoding: 'pcm_mulaw' } })
   for await (const part of engine.stream({ ...full, output_format: { container: 'raw' } })) void (part satisfies Buffer)
+  await engine.synthesize({ ...full, output_format: { container: 'mp3', bit_rate: 128_000 } })
+  await engine.synthesize({ ...full, output_format: { container: 'ogg', encoding: 'pcm_f32le', sample_rate: 48000 } })
+  await engine.synthesize({ ...full, output_format: { container: 'flac' } })
   for await (const chunk of engine.speak(full)) void (chunk satisfies SpeechChunk)
   const timed: TimestampedSpeech = await engine.synthesizeWithTimestamps(full)
   void timed
@@ -54,6 +57,8 @@ export async function synthesisRequests(engine: Engine): Promise<void> {
   await engine.synthesize({ ...full, output_format: { sample_rate: '44100' } })
   // @ts-expect-error an unknown container
   await engine.synthesize({ ...full, output_format: { container: 'mp4' } })
+  // @ts-expect-error a bit rate as a string
+  await engine.synthesize({ ...full, output_format: { container: 'mp3', bit_rate: '128k' } })
   // @ts-expect-error an unknown encoding
   await engine.synthesize({ ...full, output_format: { encoding: 'pcm_u8' } })
   // @ts-expect-error a misspelt output_format field
