@@ -12,7 +12,7 @@ import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { DEFAULT_MODELS, ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelPack } from './models.js'
-import { fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
+import { bundledEspeakDataPath, fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import type { Device, PackOptions } from './neural/options.js'
 import { loadPack, type LoadedPack } from './neural/packs.js'
 import { CombinedVoiceStore, PackVoiceStore } from './neural/voices.js'
@@ -47,7 +47,7 @@ export interface EngineOptions {
   maxTranscriptChars?: number
   /** Longest audio of one request in seconds, breaks included (default 1800): estimated before synthesis, enforced during it. */
   maxAudioSeconds?: number
-  /** espeak-ng data directory (default: the system's). */
+  /** espeak-ng data directory (default: the one shipped beside the addon, else the system's). */
   espeakDataPath?: string
   /** Where the voice library lives (`<dataDir>/voices.db`); without it cloned voices last as long as the engine. */
   dataDir?: string
@@ -440,10 +440,11 @@ export class Engine {
 export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
   parseWith(engineOptionsSchema, options, 'engine options')
   const native = loadNative()
+  const espeakDataPath = options.espeakDataPath ?? bundledEspeakDataPath()
   try {
     await native.init({
       ...(options.threads !== undefined && { threads: options.threads }),
-      ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
+      ...(espeakDataPath !== undefined && { espeakDataPath }),
     })
   } catch (cause) {
     // Whatever the addon's code, an engine that cannot start is NATIVE_LOAD_FAILED.

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { TtsError } from '../../lib/errors.js'
-import { fromNativeError, loadNative } from '../../lib/native.js'
+import { bundledEspeakDataPath, fromNativeError, loadNative } from '../../lib/native.js'
 
 describe('native errors become TtsErrors', () => {
   it('an argument the addon refuses is SYNTHESIS_FAILED (the library should have caught it) with the native code', async () => {
     const native = loadNative()
-    await native.init({})
+    // The data the library starts espeak-ng with: one process, one espeak-ng.
+    await native.init({ espeakDataPath: bundledEspeakDataPath() })
     let thrown: unknown
     try {
       new native.SynthStream({ backend: 'espeak', voice: 'en-us', speed: Number.NaN, pitch: 1, sampleRate: 44100, encoding: 'pcm_s16le', queueCapacity: 2, chunks: [] })
