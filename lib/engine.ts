@@ -7,9 +7,10 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import type { Alignment, TimedWord } from './alignment.js'
-import { BYTES_PER_SAMPLE, wavHeader, type OutputFormat } from './audio/format.js'
+import { BYTES_PER_SAMPLE, isCompressed, pcmRate, setFlacTotalSamples, wavHeader, type OutputFormat } from './audio/format.js'
 import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
+import { createEncoder, EncodedSpeechSession } from './encoded-session.js'
 import { TtsError } from './errors.js'
 import { DEFAULT_MODELS, ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelPack } from './models.js'
 import { bundledEspeakDataPath, fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
@@ -31,7 +32,7 @@ import {
   voiceRenderingSchema,
 } from './schemas.js'
 import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './session.js'
-import { checkSpeechPlan, DEFAULT_MAX_AUDIO_SECONDS } from './text/bounds.js'
+import { DEFAULT_MAX_AUDIO_SECONDS, SpeechPlanCheck } from './text/bounds.js'
 import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
 import { analyseSample, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
 import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
@@ -86,6 +87,15 @@ interface ResolvedRequest {
   language: Language
   voice: StoredVoice
   format: OutputFormat
+}
+
+/**
+ * The PCM the native stream makes for a format: the format itself for raw and wav; for a
+ * compressed container, float samples at the rate its encoder takes.
+ */
+function pcmFormat(format: OutputFormat): Pick<NativePlan, 'sampleRate' | 'encoding'> {
+  if (!isCompressed(format.container)) return { sampleRate: format.sample_rate, encoding: format.encoding }
+  return { sampleRate: pcmRate(format), encoding: 'pcm_f32le' }
 }
 
 /** What a clone's fit is measured on: about six seconds of varied English. */
@@ -205,6 +215,7 @@ export class Engine {
       // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
       let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
       for await (const chunk of this.run(resolved, scope)) {
+        if (chunk.audio.length === 0) continue  // a compressed chunk the encoder kept whole for later
         yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
         header = undefined
       }
@@ -234,7 +245,7 @@ export class Engine {
     }
   }
 
-  /** The transport-agnostic stream: raw audio chunks in the requested encoding, each with its words. */
+  /** The transport-agnostic stream: audio chunks in the requested format (no WAV header; compressed containers give encoded bytes), each with its words. */
   async *speak(request: unknown, options?: CallOptions): AsyncGenerator<SpeechChunk> {
     const scope = this.begin(options)
     try {
@@ -351,6 +362,7 @@ export class Engine {
 
   private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
     const { model, voice, language, format } = resolved
+    const pcm = pcmFormat(format)
     if (model.pack) {
       const speaker = this.packVoices.speakerFor(model.pack, voice, language)
       return {
@@ -360,8 +372,7 @@ export class Engine {
         voice: speaker.voice,
         speed: voice.rendering.speed,
         pitch: voice.rendering.pitch,
-        sampleRate: format.sample_rate,
-        encoding: format.encoding,
+        ...pcm,
         queueCapacity: this.queueCapacity,
         chunks,
       }
@@ -377,8 +388,7 @@ export class Engine {
       speed: tuning?.speed ?? voice.rendering.speed,
       pitch: tuning?.pitch ?? voice.rendering.pitch,
       ...(tuning && { transform: tuning.transform }),
-      sampleRate: format.sample_rate,
-      encoding: format.encoding,
+      ...pcm,
       queueCapacity: this.queueCapacity,
       chunks,
     }
@@ -388,32 +398,39 @@ export class Engine {
   private async render(resolved: ResolvedRequest, scope: CallScope): Promise<{ audio: Buffer; words: TimedWord[] }> {
     const parts: Buffer[] = []
     const words: TimedWord[] = []
+    let samples = 0
     for await (const chunk of this.run(resolved, scope)) {
       parts.push(chunk.audio)
       words.push(...chunk.words)
+      samples += chunk.samples
     }
-    const pcm = Buffer.concat(parts)
-    const audio = resolved.format.container === 'wav' ? Buffer.concat([wavHeader(resolved.format, pcm.length), pcm]) : pcm
-    return { audio, words }
+    const joined = Buffer.concat(parts)
+    const { format } = resolved
+    if (format.container === 'wav') return { audio: Buffer.concat([wavHeader(format, joined.length), joined]), words }
+    // The whole file is known: its header can say how long it is.
+    if (format.container === 'flac') return { audio: setFlacTotalSamples(joined, samples), words }
+    return { audio: joined, words }
   }
 
   /**
    * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
-   * whole before synthesis (it has something to say, and not too much).
+   * whole as it is planned (it has something to say, and not too much).
    */
-  private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): WritableSpeechSession {
+  private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): SpeechSession {
     const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
+    const { format } = resolved
+    const encoder = isCompressed(format.container) ? createEncoder(this.native, { ...format, container: format.container }) : undefined
     const backend = resolved.model.backend
     // A neural pack speaks with its own voice at the voice's speed; clone tunings fit the builtin backends.
     const speed = (backend === 'neural' ? undefined : resolved.voice.rendering.tuning?.[backend].speed) ?? resolved.voice.rendering.speed
-    return new WritableSpeechSession(
+    const session = new WritableSpeechSession(
       {
         plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
-        sampleRate: resolved.format.sample_rate,
-        bytesPerSample: BYTES_PER_SAMPLE[resolved.format.encoding],
+        sampleRate: nativePlan.sampleRate,
+        bytesPerSample: BYTES_PER_SAMPLE[nativePlan.encoding],
         maxPendingChars: this.maxTranscriptChars,
         maxAudioSeconds: this.maxAudioSeconds,
-        ...(how.whole && { checkPlan: (plan) => checkSpeechPlan(plan, { maxAudioSeconds: this.maxAudioSeconds, speed }) }),
+        ...(how.whole && { check: new SpeechPlanCheck({ maxAudioSeconds: this.maxAudioSeconds, speed }) }),
         start: (chunks) => {
           try {
             return new this.native.SynthStream({ ...nativePlan, chunks })
@@ -425,6 +442,7 @@ export class Engine {
       },
       scope,
     )
+    return encoder ? new EncodedSpeechSession(session, encoder) : session
   }
 
   private async *run(resolved: ResolvedRequest, scope: CallScope): AsyncGenerator<SpeechChunk> {

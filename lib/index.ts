@@ -5,8 +5,8 @@ export { TtsError, isTtsError, ERROR_STATUS } from './errors.js'
 export type { ErrorCode } from './errors.js'
 export { ModelRegistry, DEFAULT_MODELS } from './models.js'
 export type { ModelPack } from './models.js'
-export { CONTAINERS, ENCODINGS, SAMPLE_RATES, wavHeader } from './audio/format.js'
-export type { Container, Encoding, OutputFormat } from './audio/format.js'
+export { COMPRESSED_CONTAINERS, CONTAINERS, CONTENT_TYPES, ENCODINGS, SAMPLE_RATES, setFlacTotalSamples, wavHeader } from './audio/format.js'
+export type { CompressedContainer, Container, Encoding, OutputFormat } from './audio/format.js'
 export type { SynthesisRequest } from './schemas.js'
 export {
   listVoicesSchema,
@@ -26,3 +26,5 @@ export type {
 export { packVoiceId } from './neural/voices.js'
 export type { PackOptions, Device } from './neural/options.js'
 export { readModelsDir, MODELS_FILE } from './neural/models-dir.js'
+export { fixWavSizes, writeWavFile } from './audio/wav-file.js'
+export type { WavSizes } from './audio/wav-file.js'

@@ -75,6 +75,30 @@ export interface NativeSynthStream {
   cancel(): void
 }
 
+/** One compressed-audio encoder (native/encoder.h), validated in TypeScript first. */
+export interface NativeEncoderConfig {
+  codec: 'mp3' | 'opus' | 'flac'
+  /** Of the PCM fed in; Opus takes 8000, 12000, 16000, 24000 or 48000. */
+  sampleRate: number
+  /** 16: samples are rounded to 16 bits before encoding; 24: float samples (FLAC stores 24 bits). */
+  bitsPerSample: 16 | 24
+  /** mp3 and opus, bits/s (mp3: a standard rate of the MPEG version of sampleRate). */
+  bitRate?: number
+  /** opus: the input rate its header names, when the PCM was resampled to an Opus rate. */
+  headerSampleRate?: number
+}
+
+/**
+ * Encodes one stream on the worker pool. Each call's bytes continue the previous ones, and all
+ * the bytes so far form a decodable file (headers in the first). One call at a time.
+ */
+export interface NativeAudioEncoder {
+  /** Float32 mono samples in; what they complete of the compressed stream out (maybe nothing). */
+  encode(pcm: Buffer): Promise<Buffer>
+  /** The rest of the stream: buffered samples, the codec's tail, end-of-stream marks. Last call. */
+  finish(): Promise<Buffer>
+}
+
 export interface NativeCounters {
   activeTasks: number
   liveStreams: number
@@ -160,6 +184,7 @@ export interface NativeAddon {
   phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
   counters(): NativeCounters
   SynthStream: new (plan: NativePlan) => NativeSynthStream
+  AudioEncoder: new (config: NativeEncoderConfig) => NativeAudioEncoder
   /** Loads, checks and warms up a neural model off the main thread. Errors start with MODEL_PACK_INVALID: or DEVICE_UNAVAILABLE:. */
   loadModel(spec: NativeModelSpec): Promise<NativeModelInfo>
   /** One raw session run (for tests and tools): the named outputs. */
@@ -203,7 +228,8 @@ const BUILD_FROM_SOURCE_HINT =
   'svc-tts ships a prebuilt addon for Linux x64 with glibc 2.34 or newer (Debian 12, Ubuntu 22.04 and later). ' +
   'Elsewhere build it in your project: install the build tools and libraries ' +
   '(Debian or Ubuntu: sudo apt-get install -y cmake ninja-build g++ libespeak-ng-dev espeak-ng-data flite1-dev ' +
-  'libsoxr-dev libsndfile1-dev libaubio-dev librubberband-dev), then run `npm rebuild svc-tts`.'
+  'libsoxr-dev libsndfile1-dev libaubio-dev librubberband-dev libmp3lame-dev libopus-dev libogg-dev libflac-dev), ' +
+  'then run `npm rebuild svc-tts`.'
 
 /**
  * Loads the addon once: a local build (build/Release) first, then prebuilds/ for this platform.

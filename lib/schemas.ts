@@ -3,7 +3,17 @@
  * SPEC's codes: a bad output_format is FORMAT_NOT_RECOGNIZED, anything else INVALID_REQUEST.
  */
 import { z } from 'zod'
-import { CONTAINERS, ENCODINGS, SAMPLE_RATES, type OutputFormat } from './audio/format.js'
+import {
+  COMPRESSED_ENCODINGS,
+  CONTAINERS,
+  defaultBitRate,
+  ENCODINGS,
+  isCompressed,
+  mp3BitRates,
+  OPUS_BIT_RATE_RANGE,
+  SAMPLE_RATES,
+  type OutputFormat,
+} from './audio/format.js'
 import { TtsError, type ErrorCode } from './errors.js'
 import { deviceSchema, modelPacksSchema } from './neural/options.js'
 import { LANGUAGES } from './text/types.js'
@@ -20,7 +30,29 @@ export const outputFormatSchema = z.object({
       message: `sample_rate must be one of ${SAMPLE_RATES.join(', ')}`,
     })
     .optional(),
+  /** Bits per second of a lossy container (mp3, ogg). */
+  bit_rate: z.number().int().positive().optional(),
 })
+
+/** An output format with its defaults applied: checks that its fields go together. */
+const resolvedOutputFormatSchema = z
+  .object({ container: z.enum(CONTAINERS), encoding: z.enum(ENCODINGS), sample_rate: z.number(), bit_rate: z.number().optional() })
+  .superRefine((format, context) => {
+    const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message })
+    if (isCompressed(format.container) && !(COMPRESSED_ENCODINGS as readonly string[]).includes(format.encoding)) {
+      issue('encoding', `a ${format.container} container takes ${COMPRESSED_ENCODINGS.join(' or ')} (the samples fed to its encoder), not ${format.encoding}`)
+    }
+    if (format.bit_rate === undefined) return
+    if (format.container === 'mp3') {
+      const rates = mp3BitRates(format.sample_rate)
+      if (!rates.includes(format.bit_rate)) issue('bit_rate', `an MP3 at ${format.sample_rate} Hz takes a bit_rate of ${rates.join(', ')}`)
+    } else if (format.container === 'ogg') {
+      const { min, max } = OPUS_BIT_RATE_RANGE
+      if (format.bit_rate < min || format.bit_rate > max) issue('bit_rate', `Opus takes a bit_rate from ${min} to ${max}`)
+    } else {
+      issue('bit_rate', `bit_rate applies to mp3 and ogg only; ${format.container} is ${format.container === 'flac' ? 'lossless' : 'uncompressed'}`)
+    }
+  })
 
 export const synthesisRequestSchema = z.object({
   model_id: z.string().min(1),
@@ -135,17 +167,25 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string)
   return result.data
 }
 
-/** Resolves output_format with its defaults (raw, pcm_s16le, 44100), given the container default of the call. */
+function formatNotRecognized(error: z.ZodError): TtsError {
+  return new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(error)}`, { extra: issues(error) })
+}
+
+/**
+ * Resolves output_format with its defaults (the call's container, pcm_s16le, 44100, and for mp3
+ * and ogg a bit rate), and checks that its fields go together.
+ */
 export function parseOutputFormat(value: unknown, defaultContainer: OutputFormat['container']): OutputFormat {
   const result = safeParse(outputFormatSchema, value ?? {}, 'output_format', 'FORMAT_NOT_RECOGNIZED')
-  if (!result.success) {
-    throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format not recognized: ${describe(result.error)}`, { extra: issues(result.error) })
-  }
-  return {
-    container: result.data.container ?? defaultContainer,
-    encoding: result.data.encoding ?? 'pcm_s16le',
-    sample_rate: result.data.sample_rate ?? 44100,
-  }
+  if (!result.success) throw formatNotRecognized(result.error)
+  const container = result.data.container ?? defaultContainer
+  const sampleRate = result.data.sample_rate ?? 44100
+  const format: OutputFormat = { container, encoding: result.data.encoding ?? 'pcm_s16le', sample_rate: sampleRate }
+  const bitRate = result.data.bit_rate ?? (container === 'mp3' || container === 'ogg' ? defaultBitRate(container, sampleRate) : undefined)
+  if (bitRate !== undefined) format.bit_rate = bitRate
+  const checked = resolvedOutputFormatSchema.safeParse(format)
+  if (!checked.success) throw formatNotRecognized(checked.error)
+  return format
 }
 
 /** A speech session's request: a synthesis request whose transcript (written at once) is optional. */

@@ -8,8 +8,17 @@ import { AlignmentBuilder, type TimedWord } from './alignment.js'
 import type { CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { fromNativeError, type NativeChunk, type NativeChunkPlan, type NativeSynthStream } from './native.js'
+import type { SpeechPlanCheck } from './text/bounds.js'
 import { SpeechPlanner } from './text/plan.js'
-import type { Chunk, PlanOptions, SourceWord, SpeechPlan } from './text/types.js'
+import type { Chunk, PlanOptions, SourceWord } from './text/types.js'
+
+/**
+ * The first take of a session plans about this many characters (a sentence or two), so that the
+ * first chunk of a long text is synthesised before the rest of it is planned.
+ */
+const FIRST_TAKE_CHARS = 200
+/** Takes on native streams at once: the one being read and the next, which synthesises meanwhile. */
+const TAKES_STARTED = 2
 
 /**
  * A stretch of a speech stream, as the backend made it: audio in the requested encoding (no
@@ -44,8 +53,11 @@ export interface SessionSynthesis {
   maxPendingChars: number
   /** Longest audio of the session, breaks included. */
   maxAudioSeconds: number
-  /** Refuses a planned take before it is synthesised (throws a TtsError). */
-  checkPlan?: (plan: SpeechPlan) => void
+  /**
+   * Checks the text as a whole request as it is planned: a take over the limit fails the session
+   * (after the audio of the takes before it), and no take is synthesised before one speaks.
+   */
+  check?: SpeechPlanCheck
   /** Starts synthesising planned chunks at once. */
   start(chunks: NativeChunkPlan[]): NativeSynthStream
   /** Called once when the session is over: read to the end, left early, or aborted. */
@@ -82,15 +94,21 @@ export class WritableSpeechSession implements SpeechSession {
   private readonly words: SourceWord[] = []
   /** Planned takes not yet handed to a native stream. */
   private readonly planned: Take[] = []
+  /** Takes on native streams, in order: the first is being read. */
+  private readonly started: StartedTake[] = []
   private readonly streams = new Set<NativeSynthStream>()
   /** The last chunk handed to a native stream: the next take's edges depend on it. */
   private previousChunk: Chunk | undefined
   private planning: Promise<void> | undefined
   private planAgain = false
+  private firstTakePlanned = false
   private endRequested = false
   private allPlanned = false
   private failure: TtsError | undefined
   private wake: (() => void) | undefined
+  /** Opens once the first audio went to the reader (or there is none to wait for): the rest of a long text is planned after it. */
+  private openFirstAudioGate: (() => void) | undefined
+  private firstAudioGone = false
   private iterated = false
   private finished = false
 
@@ -145,12 +163,34 @@ export class WritableSpeechSession implements SpeechSession {
   private finish(): void {
     if (this.finished) return
     this.finished = true
+    this.passFirstAudio()
     this.synthesis.finished?.()
   }
 
   private fail(error: TtsError): void {
     this.failure ??= error
+    this.passFirstAudio()
     this.notify()
+  }
+
+  private passFirstAudio(): void {
+    this.firstAudioGone = true
+    const open = this.openFirstAudioGate
+    this.openFirstAudioGate = undefined
+    open?.()
+  }
+
+  /**
+   * Waits until the first audio has gone to the reader, when it is being synthesised: planning
+   * holds the main thread for slices of up to 10 ms, and the first audio must not wait behind them.
+   */
+  private async untilFirstAudio(): Promise<void> {
+    if (this.firstAudioGone || this.started.length === 0) return
+    await new Promise<void>((resolve) => {
+      this.openFirstAudioGate = resolve
+    })
+    // The reader's own continuation (microtasks) runs before planning resumes.
+    await new Promise((resolve) => setImmediate(resolve))
   }
 
   private notify(): void {
@@ -172,18 +212,42 @@ export class WritableSpeechSession implements SpeechSession {
     do {
       this.planAgain = false
       const ending = this.endRequested
+      const { check } = this.synthesis
       try {
-        const plan = await this.planner.take()
-        this.synthesis.checkPlan?.(plan)
+        const plan = await this.planner.take(this.firstTakePlanned ? Infinity : FIRST_TAKE_CHARS)
+        check?.add(plan)
         this.words.push(...plan.words)
-        if (plan.chunks.length > 0) this.planned.push({ chunks: plan.chunks, wordsEnd: this.words.length })
-        if (ending) this.allPlanned = true
+        if (plan.chunks.length > 0) {
+          this.planned.push({ chunks: plan.chunks, wordsEnd: this.words.length })
+          this.firstTakePlanned = true
+        }
+        if (this.planner.limited) {
+          this.planAgain = true
+        } else if (ending) {
+          check?.finish()
+          this.allPlanned = true
+        }
       } catch (error) {
         this.fail(error instanceof TtsError ? error : new TtsError('SYNTHESIS_FAILED', String(error), { cause: error }))
       }
+      this.startTakes()
       this.notify()
+      if (this.planAgain) await this.untilFirstAudio()
     } while (this.planAgain && !this.failure && !this.finished)
     this.planning = undefined
+  }
+
+  /** Starts planned takes once the session is read, up to TAKES_STARTED; a checked request's only once one speaks. */
+  private startTakes(): void {
+    if (!this.iterated || this.finished || this.synthesis.check?.speaks === false) return
+    while (this.started.length < TAKES_STARTED && this.planned.length > 0) {
+      try {
+        this.started.push(this.start(this.planned.shift()!))
+      } catch (error) {
+        this.planned.length = 0  // nothing after a take that could not start is spoken
+        this.fail(error instanceof TtsError ? error : new TtsError('SYNTHESIS_FAILED', String(error), { cause: error }))
+      }
+    }
   }
 
   /** Hands a take's chunks to a new native stream, which starts synthesising at once. */
@@ -204,14 +268,16 @@ export class WritableSpeechSession implements SpeechSession {
     return { chunks, wordsEnd, stream }
   }
 
-  /** The next planned take, started; undefined once everything is spoken. */
+  /** The next take, started; undefined once everything is spoken. */
   private async nextTake(): Promise<StartedTake | undefined> {
     for (;;) {
       this.scope.throwIfAborted()
-      const take = this.planned.shift()
-      if (take) return this.start(take)
+      this.startTakes()
+      const take = this.started[0]
+      if (take) return take
       if (this.failure) throw this.failure
       if (this.allPlanned) return undefined
+      if (this.openFirstAudioGate) this.passFirstAudio()  // the takes started spoke nothing: plan on
       await new Promise<void>((resolve) => {
         this.wake = resolve
       })
@@ -233,16 +299,11 @@ export class WritableSpeechSession implements SpeechSession {
     const alignment = new AlignmentBuilder(this.words, this.synthesis.sampleRate)
     const { maxAudioSeconds, sampleRate } = this.synthesis
     let offsetSamples = 0
-    let upcoming: StartedTake | undefined
     try {
       for (;;) {
-        const take = upcoming ?? (await this.nextTake())
-        upcoming = undefined
+        const take = await this.nextTake()
         if (!take) return
         for (let index = 0; index < take.chunks.length; index++) {
-          // The next take synthesises while this one is read.
-          const next = upcoming ? undefined : this.planned.shift()
-          if (next) upcoming = this.start(next)
           const chunkOffset = offsetSamples
           // A chunk's audio comes in stretches as the backend makes it; its words with the last.
           for (let last = false; !last; ) {
@@ -254,17 +315,23 @@ export class WritableSpeechSession implements SpeechSession {
             last = audio.last
             const throughWord = last && index === take.chunks.length - 1 ? take.wordsEnd - 1 : undefined
             const words = last ? alignment.addChunk(take.chunks[index]!, audio, chunkOffset, throughWord) : []
-            if (audio.samples > 0 || words.length > 0) yield { audio: audio.audio, samples: audio.samples, offsetSamples, words }
+            if (audio.samples > 0 || words.length > 0) {
+              this.passFirstAudio()
+              yield { audio: audio.audio, samples: audio.samples, offsetSamples, words }
+            }
             offsetSamples += audio.samples
           }
         }
         take.stream.cancel()
         this.streams.delete(take.stream)
+        this.started.shift()
       }
     } finally {
       // A reader that stops early stops the native work and the session.
       for (const stream of this.streams) stream.cancel()
       this.streams.clear()
+      this.started.length = 0
+      this.planned.length = 0
       this.allPlanned = true
       this.finish()
     }

@@ -22,7 +22,7 @@ describe('request errors carry stable codes and HTTP statuses', async () => {
     ['voice whose language the model lacks', { ...valid, model_id: 'svc_pro_v1.0', voice: { mode: 'id', id: voiceId('Camille') } }, 'INVALID_LANGUAGE', 400],
     ['unknown encoding', { ...valid, output_format: { encoding: 'mp3' } }, 'FORMAT_NOT_RECOGNIZED', 400],
     ['unsupported sample rate', { ...valid, output_format: { sample_rate: 12345 } }, 'FORMAT_NOT_RECOGNIZED', 400],
-    ['unknown container', { ...valid, output_format: { container: 'ogg' } }, 'FORMAT_NOT_RECOGNIZED', 400],
+    ['unknown container', { ...valid, output_format: { container: 'aac' } }, 'FORMAT_NOT_RECOGNIZED', 400],
     ['output_format not an object', { ...valid, output_format: 'wav' }, 'FORMAT_NOT_RECOGNIZED', 400],
     ['unknown model', { ...valid, model_id: 'svc_ultra' }, 'MODEL_NOT_FOUND', 400],
     ['missing transcript', { model_id: valid.model_id, voice: valid.voice }, 'INVALID_REQUEST', 400],

@@ -107,7 +107,8 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
     if (this.connection) throw new TtsError('INVALID_MESSAGE', 'the connection is already initialised')
     const { add_timestamps: addTimestamps = false, ...request } = message
     const format = parseOutputFormat(request.output_format, 'raw')
-    if (format.container !== 'raw') throw new TtsError('FORMAT_NOT_RECOGNIZED', 'the WebSocket sends raw audio: container must be raw')
+    // Each context's audio is a stream of messages: raw PCM, or a compressed stream whose chunks join into a file.
+    if (format.container === 'wav') throw new TtsError('FORMAT_NOT_RECOGNIZED', 'the WebSocket sends raw or compressed audio (raw, mp3, ogg, flac), not wav')
     this.options.engine.models.get(request.model_id)
     await this.options.engine.voices.get(request.voice.id)
     this.connection = { request: { ...request, output_format: format }, addTimestamps }

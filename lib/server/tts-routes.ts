@@ -1,5 +1,5 @@
 /** The SPEC's status and text-to-speech operations, as routes. */
-import type { Container, OutputFormat } from '../audio/format.js'
+import { CONTENT_TYPES, type Container, type OutputFormat } from '../audio/format.js'
 import { parseOutputFormat, parseWith, synthesisRequestSchema } from '../schemas.js'
 import type { Route, RouteContext } from './routes.js'
 import { VOICE_OPERATIONS } from './voices.js'
@@ -7,7 +7,7 @@ import { VOICE_OPERATIONS } from './voices.js'
 export const WEBSOCKET_PATH = '/text_to_speech/websocket/ws'
 
 function contentType(format: OutputFormat): string {
-  return format.container === 'wav' ? 'audio/wav' : 'application/octet-stream'
+  return CONTENT_TYPES[format.container]
 }
 
 /** Validates the body (400 with the issue path), charges its characters, and resolves its output format. */

@@ -164,14 +164,13 @@ export function boundSegments(segments: Segment[], language: Language): Segment[
 }
 
 /** Whether a plan speaks anything: a word, or a break (silence asked for explicitly). */
-function speaks(plan: SpeechPlan): { words: boolean; breaks: boolean } {
-  let words = false
-  let breaks = false
-  for (const piece of plan.chunks.flatMap((chunk) => chunk.pieces)) {
-    if (piece.kind === 'break') breaks ||= piece.ms > 0
-    else if (piece.kind === 'phonemes' || piece.spans.length > 0) words = true
+function speaks(plan: SpeechPlan): boolean {
+  for (const chunk of plan.chunks) {
+    for (const piece of chunk.pieces) {
+      if (piece.kind === 'break' ? piece.ms > 0 : piece.kind === 'phonemes' || piece.spans.length > 0) return true
+    }
   }
-  return { words, breaks }
+  return false
 }
 
 /** A rough length of the plan's audio: its breaks, and its text at a typical speaking rate. */
@@ -186,16 +185,37 @@ function estimateAudioSeconds(plan: SpeechPlan, speed: number): number {
 }
 
 /**
- * Refuses a plan before synthesis: NO_SPEECH when it would say nothing (no word, no break), and
- * AUDIO_TOO_LONG when its estimated audio exceeds `maxAudioSeconds`.
+ * Checks a request's plan as it is planned, a part at a time, so that synthesis can start before
+ * the rest is planned: AUDIO_TOO_LONG as soon as the estimated audio of the parts so far exceeds
+ * `maxAudioSeconds`, and NO_SPEECH at the end when no part said anything (no word, no break).
  */
-export function checkSpeechPlan(plan: SpeechPlan, limits: { maxAudioSeconds: number; speed: number }): void {
-  const { words, breaks } = speaks(plan)
-  if (!words && !breaks) throw new TtsError('NO_SPEECH', 'the transcript has nothing to speak: no word that the voice can read, and no break')
-  const seconds = estimateAudioSeconds(plan, limits.speed)
-  if (seconds > limits.maxAudioSeconds) {
-    throw new TtsError('AUDIO_TOO_LONG', `the transcript would make about ${Math.round(seconds)} s of audio; the limit is ${limits.maxAudioSeconds} s a request`, {
-      extra: { estimated_seconds: Math.round(seconds), max_seconds: limits.maxAudioSeconds },
-    })
+export class SpeechPlanCheck {
+  private seconds = 0
+  /** Whether a part so far speaks: until one does, nothing need be synthesised. */
+  speaks = false
+
+  constructor(private readonly limits: { maxAudioSeconds: number; speed: number }) {}
+
+  add(plan: SpeechPlan): void {
+    this.speaks ||= speaks(plan)
+    this.seconds += estimateAudioSeconds(plan, this.limits.speed)
+    if (this.seconds > this.limits.maxAudioSeconds) {
+      const seconds = Math.round(this.seconds)
+      throw new TtsError('AUDIO_TOO_LONG', `the transcript would make at least ${seconds} s of audio; the limit is ${this.limits.maxAudioSeconds} s a request`, {
+        extra: { estimated_seconds: seconds, max_seconds: this.limits.maxAudioSeconds },
+      })
+    }
   }
+
+  /** The whole plan has been added. */
+  finish(): void {
+    if (!this.speaks) throw new TtsError('NO_SPEECH', 'the transcript has nothing to speak: no word that the voice can read, and no break')
+  }
+}
+
+/** Refuses a whole plan before synthesis: NO_SPEECH when it would say nothing, AUDIO_TOO_LONG when its estimated audio is over the limit. */
+export function checkSpeechPlan(plan: SpeechPlan, limits: { maxAudioSeconds: number; speed: number }): void {
+  const check = new SpeechPlanCheck(limits)
+  check.add(plan)
+  check.finish()
 }

@@ -109,6 +109,8 @@ export class SpeechPlanner {
   /** End of the text to plan even though its last sentence may be unfinished (a flush), in `pending`. */
   private flushTo = 0
   private ended = false
+  /** Whether the last take stopped at its budget, leaving ready text for the next. */
+  limited = false
 
   constructor(private readonly opts: PlanOptions) {
     checkOptions('', opts)
@@ -134,11 +136,29 @@ export class SpeechPlanner {
     this.ended = true
   }
 
-  /** Plans everything that is ready and drops it from the pending text. */
-  async take(): Promise<SpeechPlan> {
+  /**
+   * Plans what is ready and drops it from the pending text. With a `budget` shorter than the
+   * pending text, only the whole sentences within its first `budget` characters are planned (or
+   * the first sentence, when it is longer), and `limited` tells that ready text was left for the
+   * next take: the first sentences of a long text can be synthesised before the rest is planned.
+   */
+  async take(budget = Infinity): Promise<SpeechPlan> {
     try {
       const result: SpeechPlan = { words: [], chunks: [] }
       if (this.ended) this.flushTo = this.pending.length
+      this.limited = false
+      // Within a flush, whole sentences before its end are planned as they would be unflushed.
+      const ready = this.flushTo > 0 ? this.flushTo : this.pending.length
+      // Each try that plans nothing (one sentence longer than the window) widens it: linear in all.
+      for (let window = Math.max(1, budget); window < ready; window *= 4) {
+        const planned = this.base
+        this.append(result, await this.planPrefix(window, false))
+        if (this.base > planned) {
+          this.flushTo = Math.max(0, this.flushTo - (this.base - planned))
+          this.limited = true
+          return result
+        }
+      }
       if (this.flushTo > 0) this.append(result, await this.planPrefix(this.flushTo, true))
       this.flushTo = 0
       if (!this.ended && this.pending.length > 0) this.append(result, await this.planPrefix(this.pending.length, false))
@@ -156,7 +176,8 @@ export class SpeechPlanner {
   /** Plans the ready sentences of pending[0, limit); `final`: the last one too, unfinished or not. */
   private async planPrefix(limit: number, final: boolean): Promise<SpeechPlan> {
     const text = this.pending.slice(0, limit)
-    const parsed = this.ended ? { segments: parseMarkup(text), end: text.length } : parseMarkupPrefix(text)
+    // Only the whole of the ended text must have every tag closed; a prefix may stop before one.
+    const parsed = this.ended && limit === this.pending.length ? { segments: parseMarkup(text), end: text.length } : parseMarkupPrefix(text)
     const split = splitSentences(parsed.segments, this.opts.language, final, parsed.end)
     // Bounds apply within a sentence, so they cut the same places however the text was written.
     const sentences = split.sentences.map((sentence) => boundSegments(sentence, this.opts.language))

@@ -86,6 +86,19 @@ describe.each(ADAPTERS)('HTTP on %s', (adapter) => {
     expect(wav.data.equals(oneShot)).toBe(true)
   })
 
+  it('POST /text_to_speech/streaming of a long transcript: an error found before the first audio is its status, one found after it cuts the stream', async () => {
+    const badStart = await post(server.base, '/text_to_speech/streaming', flash("Wait <break time='soon'/> here. " + LONG))
+    expect([badStart.status, (await badStart.json()).error_code]).toEqual([400, 'INVALID_MARKUP'])
+    const silent = await post(server.base, '/text_to_speech/streaming', flash('... !? — '.repeat(100)))
+    expect([silent.status, (await silent.json()).error_code]).toEqual([400, 'NO_SPEECH'])
+    // The first sentence streams before the tag at the end is read: the status is sent, the connection is cut.
+    const badEnd = await post(server.base, '/text_to_speech/streaming', flash(`${LONG} <break time='soon'/>`))
+    expect(badEnd.status).toBe(200)
+    await expect(badEnd.arrayBuffer()).rejects.toThrow()
+    const oneShot = await post(server.base, '/text_to_speech', flash(`${LONG} <break time='soon'/>`))
+    expect([oneShot.status, (await oneShot.json()).error_code]).toEqual([400, 'INVALID_MARKUP'])
+  })
+
   it('POST /text_to_speech/with_timestamps returns audio and parallel word times inside it', async () => {
     const response = await post(server.base, '/text_to_speech/with_timestamps', flash('One two three four.'))
     expect(response.status).toBe(200)
