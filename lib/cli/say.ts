@@ -2,7 +2,7 @@
 import { wavHeader, type OutputFormat } from '../audio/format.js'
 import type { Engine, SpeechChunk } from '../engine.js'
 import { TtsError } from '../errors.js'
-import { parseOutputFormat } from '../schemas.js'
+import { parseOutputFormat, parseWith, sessionRequestSchema, SYNTHESIS_FIELD_CODES } from '../schemas.js'
 import type { Language } from '../text/types.js'
 import { defaultVoiceFor, PREDEFINED_VOICES } from '../voices/predefined.js'
 import { fileDestination, playerDestination, stdoutDestination, type AudioDestination } from './destinations.js'
@@ -38,13 +38,16 @@ function pickVoice(voice: string | undefined, language: Language): string {
   return byName ? byName.record.voice_id : voice
 }
 
-/** The synthesis request without its transcript. WAV is asked for as raw PCM: the CLI writes the header itself. */
+/**
+ * The synthesis request without its transcript. WAV is asked for as raw PCM: the CLI writes the
+ * header itself. The options are strings: the request schema checks and types them.
+ */
 function requestFor(options: SayOptions, format: CliFormat) {
   const voiceId = pickVoice(options.voice, (options.language ?? 'en') as Language)
   const voiceLanguage = PREDEFINED_VOICES.find((v) => v.record.voice_id === voiceId)?.record.language
   const language = options.language ?? voiceLanguage ?? 'en'
   const bitRate = parseBitRate(options.bitRate, format)
-  return {
+  return parseWith(sessionRequestSchema, {
     model_id: options.model ?? (language === 'en' ? 'svc_pro_v1.0' : 'svc_flash_v1.0'),
     voice: { mode: 'id', id: voiceId },
     ...(options.language && { language: options.language }),
@@ -54,7 +57,7 @@ function requestFor(options: SayOptions, format: CliFormat) {
       ...(options.sampleRate && { sample_rate: Number(options.sampleRate) }),
       ...(bitRate !== undefined && { bit_rate: bitRate }),
     },
-  }
+  }, 'request', SYNTHESIS_FIELD_CODES)
 }
 
 function destinationsFor(options: SayOptions, format: CliFormat, pcm: OutputFormat, terminal: Terminal): AudioDestination[] {
@@ -74,7 +77,7 @@ function destinationsFor(options: SayOptions, format: CliFormat, pcm: OutputForm
 }
 
 /** The speech of the text, and how much of the text it has reached. */
-async function* speech(engine: Engine, request: ReturnType<typeof requestFor>, text: TextSource, position: TextPosition, signal: AbortSignal): AsyncGenerator<SpeechChunk> {
+async function* speech(engine: Engine<string>, request: ReturnType<typeof requestFor>, text: TextSource, position: TextPosition, signal: AbortSignal): AsyncGenerator<SpeechChunk> {
   if (text.kind === 'whole') {
     position.append(text.text)
     yield* engine.speak({ ...request, transcript: text.text }, { signal })
@@ -103,7 +106,7 @@ export async function say(engine: Engine, text: TextSource, options: SayOptions,
   const format = chooseFormat(options.out, options.format)
   const request = requestFor(options, format)
   // The PCM the engine makes (validated here as the engine would, for the WAV header and the durations).
-  const { encoding, sample_rate } = request.output_format
+  const { encoding, sample_rate } = request.output_format ?? {}
   const pcm = parseOutputFormat({ encoding, sample_rate }, 'raw')
   const destinations = destinationsFor(options, format, pcm, terminal)
   const position = new TextPosition()
