@@ -1,7 +1,8 @@
 // Run inside a project that installed the svc-tts tarball (scripts/test-package.mjs, and the
 // debootstrap proof in docs/debootstrap-proof.md): speaks with espeak-ng (English and French) and a
-// flite voice, checks that each WAV holds real audio, and that every shared library the process
-// mapped is either the system's core (glibc, libstdc++, libgcc_s) or the installed packages' own.
+// flite voice, checks that each WAV holds real audio and that MP3, Ogg and FLAC files come out, and
+// that every shared library the process mapped is either the system's core (glibc, libstdc++,
+// libgcc_s) or the installed packages' own.
 import { readFileSync } from 'node:fs'
 import { createEngine } from 'svc-tts'
 
@@ -40,6 +41,13 @@ for (const [name, request] of cases) {
   const { seconds, rms } = measureWav(await engine.synthesize({ ...request, voice, output_format: format }))
   if (!(seconds > 1 && seconds < 10 && rms > 0.01)) throw new Error(`${name}: ${seconds} s at RMS ${rms} is not speech`)
   console.log(`${name}: ${seconds.toFixed(2)} s of audio, RMS ${rms.toFixed(3)}`)
+}
+// The encoders' libraries (LAME, libopus with libogg, libFLAC) load from beside the addon too.
+const signatures = { mp3: (b) => b[0] === 0xff && (b[1] & 0xe0) === 0xe0, ogg: (b) => b.toString('latin1', 0, 4) === 'OggS', flac: (b) => b.toString('latin1', 0, 4) === 'fLaC' }
+for (const [container, isFile] of Object.entries(signatures)) {
+  const file = await engine.synthesize({ ...cases[0][1], voice, output_format: { container } })
+  if (!(isFile(file) && file.length > 1000)) throw new Error(`${container}: ${file.length} bytes that are not a ${container} file`)
+  console.log(`${container}: ${file.length} bytes`)
 }
 await engine.close()
 
