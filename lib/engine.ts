@@ -13,7 +13,7 @@ import { CallTracker, type CallScope } from './call-scope.js'
 import { createEncoder, EncodedSpeechSession } from './encoded-session.js'
 import { TtsError } from './errors.js'
 import { DEFAULT_MODELS, ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelId, type ModelPack } from './models.js'
-import { fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
+import { bundledEspeakDataPath, fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import type { Device, PackOptions } from './neural/options.js'
 import { loadPack, type LoadedPack } from './neural/packs.js'
 import { CombinedVoiceStore, PackVoiceStore } from './neural/voices.js'
@@ -51,7 +51,7 @@ export interface EngineOptions<Packs extends Record<string, PackOptions> = Recor
   maxTranscriptChars?: number
   /** Longest audio of one request in seconds, breaks included (default 1800): estimated before synthesis, enforced during it. */
   maxAudioSeconds?: number
-  /** espeak-ng data directory (default: the system's). */
+  /** espeak-ng data directory (default: the one shipped beside the addon, else the system's). */
   espeakDataPath?: string
   /** Where the voice library lives (`<dataDir>/voices.db`); without it cloned voices last as long as the engine. */
   dataDir?: string
@@ -480,10 +480,11 @@ export async function createEngine<Packs extends Record<string, PackOptions> = {
 ): Promise<Engine<Extract<keyof Packs, string>>> {
   parseWith(engineOptionsSchema, options, 'engine options')
   const native = loadNative()
+  const espeakDataPath = options.espeakDataPath ?? bundledEspeakDataPath()
   try {
     await native.init({
       ...(options.threads !== undefined && { threads: options.threads }),
-      ...(options.espeakDataPath !== undefined && { espeakDataPath: options.espeakDataPath }),
+      ...(espeakDataPath !== undefined && { espeakDataPath }),
     })
   } catch (cause) {
     // Whatever the addon's code, an engine that cannot start is NATIVE_LOAD_FAILED.

@@ -2,6 +2,7 @@
  * The one loader of the native addon, and the hand-written contract of what it exports.
  * Nothing else in the library touches the `.node` file.
  */
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -223,24 +224,47 @@ export function fromNativeError(cause: unknown, doing: string): TtsError {
 }
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-let loaded: NativeAddon | undefined
+let loaded: { addon: NativeAddon; file: string } | undefined
+
+/** What a user can do when no addon loads: the prebuilt one does not fit this machine, or is missing. */
+const BUILD_FROM_SOURCE_HINT =
+  'svc-tts ships a prebuilt addon for Linux x64 with glibc 2.34 or newer (Debian 12, Ubuntu 22.04 and later). ' +
+  'Elsewhere build it in your project: install the build tools and libraries ' +
+  '(Debian or Ubuntu: sudo apt-get install -y cmake ninja-build g++ libespeak-ng-dev espeak-ng-data flite1-dev ' +
+  'libsoxr-dev libsndfile1-dev libaubio-dev librubberband-dev libmp3lame-dev libopus-dev libogg-dev libflac-dev), ' +
+  'then run `npm rebuild svc-tts`.'
 
 /**
  * Loads the addon once: a local build (build/Release) first, then prebuilds/ for this platform.
  * `SVC_TTS_NATIVE_BINDING` names an explicit `.node` file instead.
  */
 export function loadNative(): NativeAddon {
+  return load().addon
+}
+
+function load(): { addon: NativeAddon; file: string } {
   if (loaded) return loaded
   const require = createRequire(import.meta.url)
-  const explicit = process.env.SVC_TTS_NATIVE_BINDING
   try {
-    loaded = (explicit ? require(explicit) : require('node-gyp-build')(packageRoot)) as NativeAddon
+    const file = process.env.SVC_TTS_NATIVE_BINDING ?? (require('node-gyp-build') as { path(dir: string): string }).path(packageRoot)
+    loaded = { addon: require(file) as NativeAddon, file }
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause)
-    const hint = /lib(espeak-ng|flite|soxr|sndfile|aubio|rubberband|mp3lame|opus|ogg|FLAC)[\w.-]*\.so/.test(reason)
-      ? 'Install the runtime libraries: apt-get install -y libespeak-ng1 libflite1 libsoxr0 espeak-ng-data libsndfile1 libaubio5 librubberband2 libmp3lame0 libopus0 libogg0 libflac12.'
-      : 'Build it with `npx cmake-js compile` (needs cmake, g++, pkg-config, libespeak-ng-dev, flite1-dev, libsoxr-dev, libsndfile1-dev, libaubio-dev, librubberband-dev, libmp3lame-dev, libopus-dev, libogg-dev, libflac-dev).'
-    throw new TtsError('NATIVE_LOAD_FAILED', `svc-tts could not load its native addon: ${reason}. ${hint}`, { cause })
+    throw new TtsError('NATIVE_LOAD_FAILED', `svc-tts could not load its native addon: ${reason}. ${BUILD_FROM_SOURCE_HINT}`, { cause })
   }
   return loaded
+}
+
+let bundledData: { path: string | undefined } | undefined
+
+/**
+ * The espeak-ng data shipped beside the addon (the build copies the data of the very espeak-ng it
+ * links in), or undefined for espeak-ng's own default, the system's data.
+ */
+export function bundledEspeakDataPath(): string | undefined {
+  if (!bundledData) {
+    const dir = path.join(path.dirname(load().file), 'espeak-ng-data')
+    bundledData = { path: existsSync(path.join(dir, 'phondata')) ? dir : undefined }
+  }
+  return bundledData.path
 }

@@ -16,7 +16,6 @@
 #include "flite_backend.h"
 #include "onnx_binding.h"
 #include "pool.h"
-#include "random.h"
 #include "sample_analysis.h"
 #include "stream.h"
 #include "voice_transform.h"
@@ -67,7 +66,6 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
   try {
     std::thread([settler, dataPath] {
       settler.Run([&dataPath] {
-        InstallBackendRandom();
         const int rate = EspeakBackend::Initialise(dataPath).SampleRate();
         FliteBackend::Instance();
         return rate;

@@ -3,10 +3,6 @@
 
 namespace svc {
 
-// Points espeak-ng's and flite's calls to rand()/srand() at per-thread generators. Once per
-// process, before the first synthesis.
-void InstallBackendRandom();
-
 // Restarts this thread's backend random source at the C library's default seed. Called at the
 // start of every chunk, so a chunk's audio depends on nothing but its own text and voice.
 void ReseedBackendRandom();

@@ -1,5 +1,6 @@
 #!/bin/sh
-# prebuildify only knows node-gyp: translate its arguments into a cmake-js rebuild.
+# prebuildify only knows node-gyp: translate its arguments into a cmake-js build. An incremental
+# compile, not a rebuild: CMake tracks every input, and build/Release stays what the tests ran.
 set -e
 cfg=""; arch=""
 for a in "$@"; do
@@ -8,4 +9,4 @@ for a in "$@"; do
     --arch=*) arch="--arch=${a#--arch=}" ;;
   esac
 done
-exec cmake-js rebuild $cfg $arch
+exec cmake-js compile $cfg $arch

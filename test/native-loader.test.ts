@@ -17,6 +17,9 @@ describe('native loader', () => {
     const error = JSON.parse(result.stdout.trim()) as { code: string; status: number; message: string }
     expect(error.code).toBe('NATIVE_LOAD_FAILED')
     expect(error.status).toBe(500)
-    expect(error.message).toMatch(/cmake-js|apt-get/)
+    // A fix that works from the user's own project, naming the Debian packages a build needs.
+    expect(error.message).toMatch(/apt-get install -y cmake ninja-build g\+\+ libespeak-ng-dev .*flite1-dev/)
+    expect(error.message).toContain('npm rebuild svc-tts')
+    expect(error.message).not.toContain('npx cmake-js')
   })
 })

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TtsError } from '../../lib/errors.js'
-import { loadNative, type NativePlan } from '../../lib/native.js'
+import { bundledEspeakDataPath, loadNative, type NativePlan } from '../../lib/native.js'
 import { testEngine } from '../helpers/engine.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -109,7 +109,8 @@ describe('hardening, native side (issue 7)', () => {
 
   it('case 6: the native boundary refuses speed, pitch, rates, sizes and breaks out of range with a coded TypeError', async () => {
     const native = loadNative()
-    await native.init({})
+    // The data the library starts espeak-ng with: one process, one espeak-ng.
+    await native.init({ espeakDataPath: bundledEspeakDataPath() })
     const bad: [Partial<NativePlan> | Record<string, unknown>, RegExp][] = [
       [{ speed: Number.NaN }, /plan\.speed must be a finite number from 0\.25 to 4, got NaN/],
       [{ speed: 0 }, /plan\.speed .* got 0/],
@@ -267,7 +268,7 @@ describe('hardening, native side (issue 7)', () => {
 
   it('cases 1 and 2: espeak-ng phoneme words it would crash on or drop silently are refused; the longest it reads is spoken', async () => {
     const native = loadNative()
-    await native.init({})
+    await native.init({ espeakDataPath: bundledEspeakDataPath() })
     const plan = (phonemes: string): NativePlan => ({ ...PLAN, backend: 'espeak', voice: 'en-us', sampleRate: 22050, chunks: [{ pieces: [{ kind: 'phonemes', phonemes }] }] })
     // 'ta' x 200 crashed espeak_Synth (SIGSEGV); '@' x 250 made 0.05 s of audio.
     for (const word of ['t|a|'.repeat(200), '@|'.repeat(250), 'ta'.repeat(81)]) {
@@ -289,7 +290,7 @@ describe('hardening, native side (issue 7)', () => {
 
   it('case 1: dotted letters past what espeak-ng survives are refused before any native call', async () => {
     const native = loadNative()
-    await native.init({})
+    await native.init({ espeakDataPath: bundledEspeakDataPath() })
     const plan = (text: string, backend: 'espeak' | 'flite' = 'espeak'): NativePlan => ({
       ...PLAN, backend, voice: backend === 'espeak' ? 'en-us' : 'slt', chunks: [{ pieces: [{ kind: 'text', text }] }],
     })

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { TtsError } from '../../lib/errors.js'
-import { fromNativeError, loadNative, type NativePlan } from '../../lib/native.js'
+import { bundledEspeakDataPath, fromNativeError, loadNative, type NativePlan } from '../../lib/native.js'
 
 describe('native errors become TtsErrors', () => {
   it('an argument the addon refuses is SYNTHESIS_FAILED (the library should have caught it) with the native code', async () => {
     const native = loadNative()
-    await native.init({})
+    // The data the library starts espeak-ng with: one process, one espeak-ng.
+    await native.init({ espeakDataPath: bundledEspeakDataPath() })
     let thrown: unknown
     try {
       new native.SynthStream({ backend: 'espeak', voice: 'en-us', speed: Number.NaN, requestSpeed: 1, pitch: 1, sampleRate: 44100, encoding: 'pcm_s16le', queueCapacity: 2, chunks: [] })
@@ -21,7 +22,7 @@ describe('native errors become TtsErrors', () => {
 
   it("the addon checks the request's speed again: outside 0.5 to 2, or not a number, is refused", async () => {
     const native = loadNative()
-    await native.init({})
+    await native.init({ espeakDataPath: bundledEspeakDataPath() })
     const plan: Omit<NativePlan, 'requestSpeed'> = { backend: 'espeak', voice: 'en-us', speed: 1, pitch: 1, sampleRate: 44100, encoding: 'pcm_s16le', queueCapacity: 2, chunks: [] }
     for (const requestSpeed of [0.49, 2.01, Number.POSITIVE_INFINITY, Number.NaN, '1' as unknown as number]) {
       let thrown: unknown

@@ -3,7 +3,7 @@
  * of each language. Needs the native addon (lib/native.ts); the other text tests are pure TypeScript.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { loadNative, type NativeAddon } from '../../lib/native.js'
+import { bundledEspeakDataPath, loadNative, type NativeAddon } from '../../lib/native.js'
 import { ipaToEspeak } from '../../lib/text/index.js'
 import type { Language } from '../../lib/text/types.js'
 
@@ -52,7 +52,8 @@ function phonesOnlyForTones(language: Language, ipa: string): string {
 let native: NativeAddon
 beforeAll(async () => {
   native = loadNative()
-  await native.init({})
+  // The data the library starts espeak-ng with: one process, one espeak-ng.
+  await native.init({ espeakDataPath: bundledEspeakDataPath() })
 })
 
 describe('IPA round trip through espeak-ng', () => {

@@ -1,0 +1,27 @@
+# cmake -DADDON=<path to svc_tts.node> -P cmake/bundle-shared-libs.cmake
+# Copies every shared library the addon needs, and theirs in turn, beside it, except the core of
+# the system that every Linux with Node has (glibc, libstdc++, libgcc_s) and ONNX Runtime (copied
+# already). The addon's $ORIGIN rpath then finds them wherever the directory goes (prebuilds/).
+cmake_minimum_required(VERSION 3.21)
+get_filename_component(dir ${ADDON} DIRECTORY)
+set(CMAKE_GET_RUNTIME_DEPENDENCIES_PLATFORM linux+elf)
+file(GET_RUNTIME_DEPENDENCIES
+  LIBRARIES ${ADDON}
+  RESOLVED_DEPENDENCIES_VAR resolved
+  UNRESOLVED_DEPENDENCIES_VAR unresolved
+  PRE_EXCLUDE_REGEXES
+    "^(libc|libm|libdl|librt|libpthread|libresolv|libutil)\\.so"
+    "^ld-linux.*\\.so"
+    "^(libstdc\\+\\+|libgcc_s)\\.so"
+    "^libonnxruntime"
+    "^libasan")
+if(unresolved)
+  message(FATAL_ERROR "The addon needs libraries this machine does not have: ${unresolved}")
+endif()
+foreach(library IN LISTS resolved)
+  # The loader looks for the name the addon was linked with (the SONAME), not the file's real name.
+  get_filename_component(name ${library} NAME)
+  if(NOT library STREQUAL "${dir}/${name}")
+    file(COPY_FILE ${library} ${dir}/${name} ONLY_IF_DIFFERENT)
+  endif()
+endforeach()

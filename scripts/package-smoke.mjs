@@ -1,0 +1,57 @@
+// Run inside a project that installed the svc-tts tarball (scripts/test-package.mjs, and the
+// debootstrap proof in docs/debootstrap-proof.md): speaks with espeak-ng (English and French) and a
+// flite voice, checks that each WAV holds real audio and that MP3, Ogg and FLAC files come out, and
+// that every shared library the process mapped is either the system's core (glibc, libstdc++,
+// libgcc_s) or the installed packages' own.
+import { readFileSync } from 'node:fs'
+import { createEngine } from 'svc-tts'
+
+const CORE = /\/(ld-linux-x86-64|libc|libm|libdl|librt|libpthread|libresolv|libstdc\+\+|libgcc_s|libnss_\w+)\.so/
+
+/** Seconds of audio in a 16-bit mono WAV, and its RMS level (0-1). */
+function measureWav(wav) {
+  if (wav.toString('latin1', 0, 4) !== 'RIFF' || wav.toString('latin1', 8, 12) !== 'WAVE') throw new Error('not a WAV file')
+  let offset = 12
+  let rate = 0
+  while (offset + 8 <= wav.length) {
+    const id = wav.toString('latin1', offset, offset + 4)
+    const size = wav.readUInt32LE(offset + 4)
+    if (id === 'fmt ') rate = wav.readUInt32LE(offset + 12)
+    if (id === 'data') {
+      const samples = Math.min(size, wav.length - offset - 8) >> 1
+      let sum = 0
+      for (let i = 0; i < samples; i++) sum += (wav.readInt16LE(offset + 8 + 2 * i) / 32768) ** 2
+      return { seconds: samples / rate, rms: Math.sqrt(sum / samples) }
+    }
+    offset += 8 + size
+  }
+  throw new Error('WAV without a data chunk')
+}
+
+const engine = await createEngine()
+const { voices } = await engine.voices.list({ limit: 100 })
+const voice = { mode: 'id', id: voices.find((v) => v.name === 'Sarah').voice_id }
+const format = { container: 'wav', encoding: 'pcm_s16le', sample_rate: 22050 }
+const cases = [
+  ['espeak-ng en', { model_id: 'svc_flash_v1.5', transcript: 'Hello from a freshly installed package.' }],
+  ['espeak-ng fr', { model_id: 'svc_flash_v1.5', language: 'fr', transcript: "Bonjour, c'est une belle journée." }],
+  ['flite slt', { model_id: 'svc_pro_v1.0', transcript: 'Hello from a freshly installed package.' }],
+]
+for (const [name, request] of cases) {
+  const { seconds, rms } = measureWav(await engine.synthesize({ ...request, voice, output_format: format }))
+  if (!(seconds > 1 && seconds < 10 && rms > 0.01)) throw new Error(`${name}: ${seconds} s at RMS ${rms} is not speech`)
+  console.log(`${name}: ${seconds.toFixed(2)} s of audio, RMS ${rms.toFixed(3)}`)
+}
+// The encoders' libraries (LAME, libopus with libogg, libFLAC) load from beside the addon too.
+const signatures = { mp3: (b) => b[0] === 0xff && (b[1] & 0xe0) === 0xe0, ogg: (b) => b.toString('latin1', 0, 4) === 'OggS', flac: (b) => b.toString('latin1', 0, 4) === 'fLaC' }
+for (const [container, isFile] of Object.entries(signatures)) {
+  const file = await engine.synthesize({ ...cases[0][1], voice, output_format: { container } })
+  if (!(isFile(file) && file.length > 1000)) throw new Error(`${container}: ${file.length} bytes that are not a ${container} file`)
+  console.log(`${container}: ${file.length} bytes`)
+}
+await engine.close()
+
+const libraries = [...new Set(readFileSync('/proc/self/maps', 'utf8').split('\n').map((l) => l.split(/\s+/)[5] ?? '').filter((p) => /\.so(\.|$)/.test(p)))]
+const foreign = libraries.filter((p) => !p.startsWith(process.cwd() + '/') && !CORE.test(p))
+console.log(`shared libraries mapped: ${libraries.length}, from outside the project and the system core: ${foreign.length ? foreign.join(' ') : 'none'}`)
+if (foreign.length) process.exit(1)

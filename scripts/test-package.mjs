@@ -1,0 +1,79 @@
+// npm run test:package: the package as a user meets it. Packs the tarball (prepack builds the
+// prebuilt addon from source), checks what is in it, installs it into a fresh project with
+// --ignore-scripts (so nothing can be compiled there) and speaks (scripts/package-smoke.mjs).
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '..')
+const prebuildDir = `prebuilds/${process.platform}-${process.arch}`
+// What every Linux with Node has: an addon may need these from the system, and nothing else.
+const SYSTEM_CORE = /^(ld-linux-x86-64\.so\.2|libc\.so\.6|libm\.so\.6|libdl\.so\.2|librt\.so\.1|libpthread\.so\.0|libstdc\+\+\.so\.6|libgcc_s\.so\.1)$/
+const problems = []
+const check = (ok, problem) => ok || problems.push(problem)
+const run = (command, args, options = {}) => execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...options })
+const seconds = (start) => ((performance.now() - start) / 1000).toFixed(1)
+
+const work = mkdtempSync(path.join(tmpdir(), 'svc-tts-package-'))
+try {
+  let start = performance.now()
+  // prepack's build log shares stdout with the JSON report, which comes last.
+  const packed = run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root })
+  const [pack] = JSON.parse(packed.slice(packed.lastIndexOf('\n[') + 1))
+  const tarball = path.join(work, pack.filename)
+  const files = pack.files.map((f) => f.path)
+  console.log(`packed ${pack.filename} in ${seconds(start)} s: ${(pack.size / 1048576).toFixed(1)} MiB, ` +
+    `${(pack.unpackedSize / 1048576).toFixed(1)} MiB unpacked, ${files.length} files`)
+
+  // Contents: the prebuilt addon with what it needs beside it; no tests, fixtures or build tree.
+  check(files.some((f) => f.startsWith(`${prebuildDir}/`) && f.endsWith('.node')), `no addon in ${prebuildDir}/`)
+  check(files.includes(`${prebuildDir}/libonnxruntime.so.1`), 'ONNX Runtime is not beside the addon')
+  check(files.includes(`${prebuildDir}/espeak-ng-data/phondata`), "espeak-ng's data is not beside the addon")
+  for (const f of files.filter((f) => /^(test|bench|build|third_party|node_modules)\/|\.(onnx|wav)$/.test(f))) problems.push(`${f} does not belong in the package`)
+  for (const f of ['dist/index.js', 'dist/cli.js', 'README.md', 'LICENSE', 'scripts/install.cjs']) check(files.includes(f), `${f} is missing`)
+
+  // Every relative link in the README resolves inside the package.
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8')
+  for (const [, target] of readme.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)) {
+    if (!/^[a-z]+:/.test(target)) check(files.includes(target.replace(/^\.\//, '')), `README links to ${target}, which is not in the package`)
+  }
+
+  // The shared libraries in the prebuild need nothing from the system beyond its core.
+  const prebuilt = path.join(root, prebuildDir)
+  const bundled = new Set(readdirSync(prebuilt))
+  for (const file of [...bundled].filter((f) => /\.(node|so(\.\d+)*)$/.test(f))) {
+    const needed = [...run('readelf', ['-d', path.join(prebuilt, file)]).matchAll(/\(NEEDED\)\s+Shared library: \[([^\]]+)\]/g)].map((m) => m[1])
+    for (const library of needed) check(SYSTEM_CORE.test(library) || bundled.has(library), `${file} needs ${library}, neither system core nor bundled`)
+  }
+  console.log(`prebuild: ${[...bundled].sort().join(' ')}`)
+
+  // A fresh project installs the tarball without running any install script.
+  const project = path.join(work, 'app')
+  mkdirSync(project)
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'svc-tts-user', private: true, type: 'module' }))
+  start = performance.now()
+  run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: project })
+  console.log(`installed into a fresh project in ${seconds(start)} s`)
+  // better-sqlite3 (a dependency) fetches its own prebuilt binary in its install script, which
+  // --ignore-scripts skips and this offline machine could not do anyway: give it the one built here.
+  const sqlite = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
+  mkdirSync(path.dirname(path.join(project, sqlite)), { recursive: true })
+  copyFileSync(path.join(root, sqlite), path.join(project, sqlite))
+  check(!existsSync(path.join(project, 'node_modules/svc-tts/build')), 'the install built the addon')
+
+  // Speak, with every symbol bound at load time (a missing one fails at once, not mid-request).
+  cpSync(path.join(root, 'scripts/package-smoke.mjs'), path.join(project, 'smoke.mjs'))
+  start = performance.now()
+  process.stdout.write(run(process.execPath, ['smoke.mjs'], { cwd: project, env: { ...process.env, LD_BIND_NOW: '1' } }))
+  console.log(`spoke in ${seconds(start)} s`)
+} catch (error) {
+  problems.push(error instanceof Error ? error.message : String(error))
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+if (problems.length) {
+  console.error(`test:package failed:\n- ${problems.join('\n- ')}`)
+  process.exit(1)
+}
+console.log('test:package passed')
