@@ -1,112 +1,55 @@
 #!/usr/bin/env node
 /**
- * svc-tts command line:
- *   svc-tts say "Hello there" --out hello.wav [--model ID] [--voice ID|NAME] [--language xx]
- *                                            [--encoding pcm_s16le] [--sample-rate 44100]
- *   svc-tts voices [--language xx]
- *   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework standalone|express|fastify]
- *   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
- *   svc-tts models
- * say, voices, models and serve take --models-dir DIR: model packs described by DIR/svc-tts.models.json.
+ * The svc-tts command line: argument parsing and dispatch (the commands live in lib/cli/).
+ * Every failure is one line `error CODE: message` on stderr and an exit status of lib/cli/exit.ts.
  */
-import { createWriteStream } from 'node:fs'
-import { open } from 'node:fs/promises'
-import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { wavHeader, type OutputFormat } from './audio/format.js'
-import { createEngine, type Engine } from './engine.js'
-import { isTtsError } from './errors.js'
-import { loadNative } from './native.js'
+import { createEngine } from './engine.js'
+import { TtsError } from './errors.js'
+import { asCliError, exitCodeOf, usageError } from './cli/exit.js'
+import { CLI_FORMATS } from './cli/formats.js'
+import { listModels, listVoices } from './cli/lists.js'
+import { say } from './cli/say.js'
+import { textSource } from './cli/text.js'
 import { readModelsDir } from './neural/models-dir.js'
-import { parseOutputFormat } from './schemas.js'
 import { defaultDataDir, FRAMEWORKS, manageKeys, serve, type Framework } from './server/serve.js'
-import { LANGUAGES, type Language } from './text/types.js'
-import { PREDEFINED_VOICES, defaultVoiceFor } from './voices/predefined.js'
+import { LANGUAGES } from './text/types.js'
 
 const USAGE = `usage:
-  svc-tts say "text" --out FILE.wav [--model ID] [--voice ID|NAME] [--language xx] [--encoding ENC] [--sample-rate HZ]
+  svc-tts say "text" --out FILE [options]      speak text into FILE (.wav .mp3 .ogg .flac .raw), - for stdout
+  svc-tts say - | --text-file FILE ...          the text from stdin (also when no text is given and stdin is a pipe) or a file
   svc-tts voices [--language xx]
-  svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework standalone|express|fastify]
+  svc-tts models                                models, their packs and devices, and the packs' voices
+  svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework ${FRAMEWORKS.join('|')}]
   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
-  svc-tts models                  models, their packs and devices, and the packs' voices
-  --models-dir DIR                serve model ids from the packs in DIR/svc-tts.models.json`
+  svc-tts --version
 
-function pickVoice(voice: string | undefined, language: Language): string {
-  if (!voice) return defaultVoiceFor(language).record.voice_id
-  const byName = PREDEFINED_VOICES.find((v) => v.record.name.toLowerCase() === voice.toLowerCase())
-  return byName ? byName.record.voice_id : voice
+say options:
+  --out, -o FILE|-        where the audio goes (stdout with -: a WAV unless --format says otherwise)
+  --format ${CLI_FORMATS.join('|')}   the container, instead of the file's extension
+  --play                  play it as it is made (aplay, paplay, ffplay or sox's play, found on PATH)
+  --model ID  --voice ID|NAME  --language xx  --encoding ENC  --sample-rate HZ  --bit-rate 128k (mp3, ogg)
+  --quiet, -q             no progress bar, no summary line
+  --models-dir DIR        serve model ids from the packs in DIR/svc-tts.models.json (say, voices, models, serve)`
+
+/** The package's version, from the package.json beside the compiled module (dist/) or the source (lib/). */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  return manifest.version
 }
 
-async function say(engine: Engine, text: string, values: Record<string, string | undefined>): Promise<void> {
-  const out = values.out
-  if (!out) throw new Error('say needs --out FILE (use - for stdout)')
-  const voiceId = pickVoice(values.voice, (values.language ?? 'en') as Language)
-  const voiceLanguage = PREDEFINED_VOICES.find((v) => v.record.voice_id === voiceId)?.record.language
-  const language = values.language ?? voiceLanguage ?? 'en'
-  const request = {
-    model_id: values.model ?? (language === 'en' ? 'svc_pro_v1.0' : 'svc_flash_v1.0'),
-    transcript: text,
-    voice: { mode: 'id', id: voiceId },
-    ...(values.language && { language: values.language }),
-    output_format: {
-      container: out.endsWith('.wav') ? 'wav' : 'raw',
-      ...(values.encoding && { encoding: values.encoding }),
-      ...(values['sample-rate'] && { sample_rate: Number(values['sample-rate']) }),
-    },
-  }
-  const sink = out === '-' ? process.stdout : createWriteStream(out)
-  let bytes = 0
-  for await (const part of engine.stream(request)) {
-    bytes += part.length
-    if (!sink.write(part)) await once(sink, 'drain')
-  }
-  if (sink === process.stdout) return
-  sink.end()
-  await once(sink, 'finish')
-  // The same defaults the engine applied (the stream already validated the format).
-  const format = parseOutputFormat(request.output_format, 'raw')
-  if (format.container === 'wav') await writeFinalWavHeader(out, format, bytes)
-}
-
-/** A file, unlike a pipe, can get its WAV sizes filled in once the stream has ended. */
-async function writeFinalWavHeader(file: string, format: Pick<OutputFormat, 'encoding' | 'sample_rate'>, totalBytes: number): Promise<void> {
-  const headerBytes = wavHeader(format).length
-  const handle = await open(file, 'r+')
-  try {
-    await handle.write(wavHeader(format, totalBytes - headerBytes), 0, headerBytes, 0)
-  } finally {
-    await handle.close()
-  }
-}
-
-async function listVoices(engine: Engine, language: string | undefined): Promise<void> {
-  let cursor: string | undefined
-  do {
-    const page = await engine.voices.list({ limit: 100, ...(cursor && { cursor }) })
-    for (const v of page.voices) {
-      if (!language || v.language === language) console.log(`${v.voice_id}  ${v.language}  ${v.gender.padEnd(6)}  ${v.name}`)
-    }
-    cursor = page.next_cursor ?? undefined
-  } while (cursor)
-}
-
-/** Each model id with its backend, the pack and device behind it, and the packs' own voices. */
-async function listModels(engine: Engine): Promise<void> {
-  console.log(`ONNX Runtime ${loadNative().onnxRuntimeVersion()}`)
-  for (const model of engine.models.list()) {
-    const pack = model.pack
-    const where = pack ? `${pack.type} ${pack.path} on ${pack.info.device}${pack.info.hasDurations ? ', durations' : ''}` : model.backend
-    console.log(`${model.id}  ${model.languages.join(',')}  ${where}`)
-    for (const speaker of pack?.speakers ?? []) console.log(`  ${speaker.language}  ${speaker.gender.padEnd(7)}  ${speaker.name}`)
-  }
-}
-
-async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       out: { type: 'string', short: 'o' },
+      format: { type: 'string' },
+      'bit-rate': { type: 'string' },
+      'text-file': { type: 'string' },
+      play: { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
       model: { type: 'string' },
       voice: { type: 'string' },
       language: { type: 'string' },
@@ -120,37 +63,67 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   })
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv)
   const [command, ...rest] = positionals
-  if (values.help || !command) {
-    console.log(USAGE)
-    return values.help ? 0 : 1
+  if (values.version) {
+    process.stdout.write(`svc-tts ${packageVersion()}\n`)
+    return 0
   }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  if (!command) throw usageError(`no command given\n${USAGE}`)
   if (command === 'keys') return manageKeys(rest[0], rest[1], values)
   if (command === 'serve') {
     const framework = values.framework ?? 'standalone'
-    if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw new Error(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
+    if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw usageError(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
     const port = Number(values.port ?? 8080)
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a port number')
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a port number')
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0
   }
+  if (!['say', 'voices', 'models'].includes(command)) throw usageError(`unknown command '${command}'\n${USAGE}`)
   if (values.language && !(LANGUAGES as readonly string[]).includes(values.language)) {
-    throw new Error(`--language must be one of ${LANGUAGES.join(', ')}`)
+    throw usageError(`--language must be one of ${LANGUAGES.join(', ')}`)
   }
+  // Read before the engine starts, so a bad --text-file costs no engine start-up.
+  const text = command === 'say' ? await textSource(rest, values['text-file'], process.stdin) : undefined
   const engine = await createEngine(values['models-dir'] ? readModelsDir(values['models-dir']) : {})
+  const print = (line: string) => process.stdout.write(`${line}\n`)
   try {
-    if (command === 'say') await say(engine, rest.join(' '), values as Record<string, string | undefined>)
-    else if (command === 'voices') await listVoices(engine, values.language)
-    else if (command === 'models') await listModels(engine)
-    else {
-      console.error(USAGE)
-      return 1
-    }
+    if (text) {
+      const interrupted = new AbortController()
+      const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
+      process.once('SIGINT', onInterrupt)
+      try {
+        await say(engine, text, {
+          ...(values.out !== undefined && { out: values.out }),
+          ...(values.format !== undefined && { format: values.format }),
+          ...(values['bit-rate'] !== undefined && { bitRate: values['bit-rate'] }),
+          ...(values.model !== undefined && { model: values.model }),
+          ...(values.voice !== undefined && { voice: values.voice }),
+          ...(values.language !== undefined && { language: values.language }),
+          ...(values.encoding !== undefined && { encoding: values.encoding }),
+          ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
+          play: values.play ?? false,
+          quiet: values.quiet ?? false,
+          signal: interrupted.signal,
+        }, { stdout: process.stdout, stderr: process.stderr })
+      } finally {
+        process.off('SIGINT', onInterrupt)
+      }
+    } else if (command === 'voices') await listVoices(engine, values.language, print)
+    else listModels(engine, values['models-dir'], print)
   } finally {
     await engine.close()
   }
@@ -159,8 +132,9 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(isTtsError(error) ? `svc-tts: ${error.code}: ${error.message}` : `svc-tts: ${error instanceof Error ? error.message : String(error)}`)
-    process.exit(1)
+  (thrown: unknown) => {
+    const error = asCliError(thrown)
+    process.stderr.write(`error ${error.code}: ${error.message}\n`)
+    process.exit(exitCodeOf(error))
   },
 )

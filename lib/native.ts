@@ -22,7 +22,10 @@ export interface NativePlan {
   phonemizer?: string
   /** espeak voice, flite voice, Piper speaker id, or Kokoro style name / blend ("af_heart:0.7,am_adam:0.3"). */
   voice: string
+  /** The voice's own rate (a cloned voice's fitted one). */
   speed: number
+  /** The request's `speed` (0.5 to 2), multiplying the voice's rate. */
+  requestSpeed: number
   pitch: number
   /** A cloned voice's pitch and formant scaling, applied to every piece. */
   transform?: NativeVoiceTransform
@@ -74,6 +77,30 @@ export interface NativeSynthStream {
   /** The next stretch of audio, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
   next(): Promise<NativeChunk | null>
   cancel(): void
+}
+
+/** One compressed-audio encoder (native/encoder.h), validated in TypeScript first. */
+export interface NativeEncoderConfig {
+  codec: 'mp3' | 'opus' | 'flac'
+  /** Of the PCM fed in; Opus takes 8000, 12000, 16000, 24000 or 48000. */
+  sampleRate: number
+  /** 16: samples are rounded to 16 bits before encoding; 24: float samples (FLAC stores 24 bits). */
+  bitsPerSample: 16 | 24
+  /** mp3 and opus, bits/s (mp3: a standard rate of the MPEG version of sampleRate). */
+  bitRate?: number
+  /** opus: the input rate its header names, when the PCM was resampled to an Opus rate. */
+  headerSampleRate?: number
+}
+
+/**
+ * Encodes one stream on the worker pool. Each call's bytes continue the previous ones, and all
+ * the bytes so far form a decodable file (headers in the first). One call at a time.
+ */
+export interface NativeAudioEncoder {
+  /** Float32 mono samples in; what they complete of the compressed stream out (maybe nothing). */
+  encode(pcm: Buffer): Promise<Buffer>
+  /** The rest of the stream: buffered samples, the codec's tail, end-of-stream marks. Last call. */
+  finish(): Promise<Buffer>
 }
 
 export interface NativeCounters {
@@ -161,6 +188,7 @@ export interface NativeAddon {
   phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
   counters(): NativeCounters
   SynthStream: new (plan: NativePlan) => NativeSynthStream
+  AudioEncoder: new (config: NativeEncoderConfig) => NativeAudioEncoder
   /** Loads, checks and warms up a neural model off the main thread. Errors start with MODEL_PACK_INVALID: or DEVICE_UNAVAILABLE:. */
   loadModel(spec: NativeModelSpec): Promise<NativeModelInfo>
   /** One raw session run (for tests and tools): the named outputs. */
@@ -211,9 +239,9 @@ export function loadNative(): NativeAddon {
     loaded = (explicit ? require(explicit) : require('node-gyp-build')(packageRoot)) as NativeAddon
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause)
-    const hint = /lib(espeak-ng|flite|soxr|sndfile|aubio|rubberband)[\w.-]*\.so/.test(reason)
-      ? 'Install the runtime libraries: apt-get install -y libespeak-ng1 libflite1 libsoxr0 espeak-ng-data libsndfile1 libaubio5 librubberband2.'
-      : 'Build it with `npx cmake-js compile` (needs cmake, g++, pkg-config, libespeak-ng-dev, flite1-dev, libsoxr-dev, libsndfile1-dev, libaubio-dev, librubberband-dev).'
+    const hint = /lib(espeak-ng|flite|soxr|sndfile|aubio|rubberband|mp3lame|opus|ogg|FLAC)[\w.-]*\.so/.test(reason)
+      ? 'Install the runtime libraries: apt-get install -y libespeak-ng1 libflite1 libsoxr0 espeak-ng-data libsndfile1 libaubio5 librubberband2 libmp3lame0 libopus0 libogg0 libflac12.'
+      : 'Build it with `npx cmake-js compile` (needs cmake, g++, pkg-config, libespeak-ng-dev, flite1-dev, libsoxr-dev, libsndfile1-dev, libaubio-dev, librubberband-dev, libmp3lame-dev, libopus-dev, libogg-dev, libflac-dev).'
     throw new TtsError('NATIVE_LOAD_FAILED', `svc-tts could not load its native addon: ${reason}. ${hint}`, { cause })
   }
   return loaded

@@ -9,6 +9,7 @@
 
 #include "async_task.h"
 #include "audio.h"
+#include "encoder_binding.h"
 #include "env_context.h"
 #include "errors.h"
 #include "espeak_backend.h"
@@ -195,6 +196,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("analysePcm", Napi::Function::New(env, AnalysePcm));
   exports.Set("transformVoice", Napi::Function::New(env, TransformVoice));
   exports.Set("SynthStream", SynthStream::Define(env));
+  exports.Set("AudioEncoder", AudioEncoderWrap::Define(env));
   ExportNeural(env, exports);
   return exports;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Debian/Ubuntu packages svc-tts builds and runs with (and sox, which the tests use to read
-# audio back, and the flite program, whose output the tests compare ours with). Uses sudo only
-# when not already root.
+# Debian/Ubuntu packages svc-tts builds and runs with (and sox and ffmpeg, which the tests use
+# to read audio back, ffmpeg for MP3, Ogg Opus and FLAC, and the flite program, whose output the
+# tests compare ours with). Uses sudo only when not already root.
 set -eu
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
@@ -11,4 +11,5 @@ $sudo apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ make pkg-config python3 \
   libespeak-ng-dev espeak-ng-data flite1-dev libsoxr-dev \
   libsndfile1-dev libaubio-dev librubberband-dev \
-  sox flite
+  libmp3lame-dev libopus-dev libogg-dev libflac-dev \
+  sox flite ffmpeg

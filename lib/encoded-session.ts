@@ -1,0 +1,88 @@
+/**
+ * Compressed audio on a speech session: the session's float PCM goes, chunk by chunk and in
+ * order, through a native encoder on the worker pool (MP3, Ogg Opus or FLAC). Each chunk read
+ * carries what the encoder made of it, so the bytes read so far always form a decodable file
+ * (headers in the first chunk); the last chunk carries the encoder's tail.
+ */
+import { pcmRate, type CompressedContainer, type OutputFormat } from './audio/format.js'
+import { fromNativeError, type NativeAddon, type NativeAudioEncoder, type NativeEncoderConfig } from './native.js'
+import type { SpeechChunk, SpeechSession } from './session.js'
+
+const CODECS: Record<CompressedContainer, NativeEncoderConfig['codec']> = { mp3: 'mp3', ogg: 'opus', flac: 'flac' }
+
+/** The native encoder's settings for a checked output format (parseOutputFormat). */
+export function encoderConfig(format: OutputFormat & { container: CompressedContainer }): NativeEncoderConfig {
+  const sampleRate = pcmRate(format)
+  return {
+    codec: CODECS[format.container],
+    sampleRate,
+    bitsPerSample: format.encoding === 'pcm_f32le' ? 24 : 16,
+    ...(format.bit_rate !== undefined && { bitRate: format.bit_rate }),
+    ...(sampleRate !== format.sample_rate && { headerSampleRate: format.sample_rate }),
+  }
+}
+
+export function createEncoder(native: NativeAddon, format: OutputFormat & { container: CompressedContainer }): NativeAudioEncoder {
+  try {
+    return new native.AudioEncoder(encoderConfig(format))
+  } catch (cause) {
+    throw fromNativeError(cause, 'the audio encoder could not start')
+  }
+}
+
+/**
+ * A session whose chunks carry compressed audio. `samples` and `offsetSamples` still count the
+ * speech a chunk covers (at the rate it was synthesised at); its bytes lag that speech by what
+ * the encoder holds back (a frame or so), and come out at the latest with the last chunk.
+ */
+export class EncodedSpeechSession implements SpeechSession {
+  constructor(
+    private readonly pcm: SpeechSession,
+    private readonly encoder: NativeAudioEncoder,
+  ) {}
+
+  write(text: string): void {
+    this.pcm.write(text)
+  }
+
+  flush(): void {
+    this.pcm.flush()
+  }
+
+  end(): void {
+    this.pcm.end()
+  }
+
+  abort(reason?: unknown): void {
+    this.pcm.abort(reason)
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<SpeechChunk> {
+    return this.encoded(this.pcm[Symbol.asyncIterator]())  // a second read throws here, as the session's does
+  }
+
+  private async *encoded(pcm: AsyncIterator<SpeechChunk>): AsyncGenerator<SpeechChunk> {
+    // Speech the encoder kept whole for later (no bytes, no words) is counted into the next chunk.
+    let held: { samples: number; offsetSamples: number } | undefined
+    let endSamples = 0
+    for await (const chunk of { [Symbol.asyncIterator]: () => pcm }) {
+      const audio = await this.run(this.encoder.encode(chunk.audio))
+      const samples = (held?.samples ?? 0) + chunk.samples
+      const offsetSamples = held?.offsetSamples ?? chunk.offsetSamples
+      held = undefined
+      endSamples = chunk.offsetSamples + chunk.samples
+      if (audio.length > 0 || chunk.words.length > 0) yield { audio, samples, offsetSamples, words: chunk.words }
+      else held = { samples, offsetSamples }
+    }
+    const tail = await this.run(this.encoder.finish())
+    if (tail.length > 0 || held) yield { audio: tail, samples: held?.samples ?? 0, offsetSamples: held?.offsetSamples ?? endSamples, words: [] }
+  }
+
+  private async run(call: Promise<Buffer>): Promise<Buffer> {
+    try {
+      return await call
+    } catch (cause) {
+      throw fromNativeError(cause, 'encoding failed')
+    }
+  }
+}
