@@ -20,6 +20,8 @@ import type { Unit } from './units.js'
  * that other streams are waiting for (a new one's first) waits at most this long for the loop.
  */
 const PLAN_SLICE_MS = 4
+/** Text up to this long is parsed and split at once (well under a slice); longer text waits for a turn first. */
+const UNSLICED_CHARS = 4096
 
 function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (typeof transcript !== 'string') throw new TtsError('INVALID_REQUEST', 'transcript must be a string')
@@ -92,15 +94,18 @@ export function nextPlanningTurn(): Promise<void> {
   })
 }
 
-/** Yields to the event loop once a slice of planning work is used up, and stops once the call is aborted. */
-function slicer(opts: PlanOptions): () => Promise<void> {
+/**
+ * Slices of planning work: `turn` waits for this planner's next turn, `breathe` does once a slice
+ * is used up; both stop once the call is aborted.
+ */
+function slicer(opts: PlanOptions): { turn(): Promise<void>; breathe(): Promise<void> } {
   let sliceStart = performance.now()
-  return async () => {
-    if (performance.now() - sliceStart < PLAN_SLICE_MS) return
+  const turn = async (): Promise<void> => {
     await nextPlanningTurn()
     if (opts.signal?.aborted) throw abortedError(opts.signal)
     sliceStart = performance.now()
   }
+  return { turn, breathe: async () => (performance.now() - sliceStart < PLAN_SLICE_MS ? undefined : turn()) }
 }
 
 /** A markup or phoneme error found in a later part of a session's text points into the whole text. */
@@ -197,8 +202,10 @@ export class SpeechPlanner {
 
   /** Plans the ready sentences of pending[0, limit); `final`: the last one too, unfinished or not. */
   private async planPrefix(limit: number, final: boolean): Promise<SpeechPlan> {
-    // A long transcript is planned in slices, so other requests' work runs in between.
-    const breathe = slicer(this.opts)
+    // A long transcript is planned in slices, so other requests' work runs in between. Its
+    // parsing and sentence split are one piece of work, which waits for a turn like a slice.
+    const { turn, breathe } = slicer(this.opts)
+    if (limit > UNSLICED_CHARS) await turn()
     const text = this.pending.slice(0, limit)
     // Only the whole of the ended text must have every tag closed; a prefix may stop before one.
     const parsed = this.ended && limit === this.pending.length ? { segments: parseMarkup(text), end: text.length } : parseMarkupPrefix(text)
