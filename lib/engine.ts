@@ -451,9 +451,9 @@ export class Engine<PackModelId extends string = never> {
         maxPendingChars: this.maxTranscriptChars,
         maxAudioSeconds: this.maxAudioSeconds,
         ...(how.whole && { check: new SpeechPlanCheck({ maxAudioSeconds: this.maxAudioSeconds, speed }) }),
-        start: (chunks) => {
+        start: (chunks, leading) => {
           try {
-            return new this.native.SynthStream({ ...nativePlan, chunks })
+            return new this.native.SynthStream({ ...nativePlan, chunks, leading })
           } catch (cause) {
             throw fromNativeError(cause, 'synthesis could not start')
           }

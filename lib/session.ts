@@ -9,7 +9,7 @@ import type { CallScope } from './call-scope.js'
 import { TtsError } from './errors.js'
 import { fromNativeError, type NativeChunk, type NativeChunkPlan, type NativeSynthStream } from './native.js'
 import type { SpeechPlanCheck } from './text/bounds.js'
-import { SpeechPlanner } from './text/plan.js'
+import { nextPlanningTurn, SpeechPlanner } from './text/plan.js'
 import type { Chunk, PlanOptions, SourceWord } from './text/types.js'
 
 /**
@@ -58,8 +58,8 @@ export interface SessionSynthesis {
    * (after the audio of the takes before it), and no take is synthesised before one speaks.
    */
   check?: SpeechPlanCheck
-  /** Starts synthesising planned chunks at once. */
-  start(chunks: NativeChunkPlan[]): NativeSynthStream
+  /** Starts synthesising planned chunks at once; `leading`: the first of them is the session's first audio. */
+  start(chunks: NativeChunkPlan[], leading: boolean): NativeSynthStream
   /** Called once when the session is over: read to the end, left early, or aborted. */
   finished?: () => void
 }
@@ -189,8 +189,8 @@ export class WritableSpeechSession implements SpeechSession {
     await new Promise<void>((resolve) => {
       this.openFirstAudioGate = resolve
     })
-    // The reader's own continuation (microtasks) runs before planning resumes.
-    await new Promise((resolve) => setImmediate(resolve))
+    // The reader's own continuation (microtasks) runs first, and other sessions' planning, a slice a turn.
+    await nextPlanningTurn()
   }
 
   private notify(): void {
@@ -230,14 +230,17 @@ export class WritableSpeechSession implements SpeechSession {
       } catch (error) {
         this.fail(error instanceof TtsError ? error : new TtsError('SYNTHESIS_FAILED', String(error), { cause: error }))
       }
-      this.startTakes()
+      if (this.wake) this.startTakes()  // the reader waits for it: start it before planning goes on
       this.notify()
       if (this.planAgain) await this.untilFirstAudio()
     } while (this.planAgain && !this.failure && !this.finished)
     this.planning = undefined
   }
 
-  /** Starts planned takes once the session is read, up to TAKES_STARTED; a checked request's only once one speaks. */
+  /**
+   * Starts planned takes as the reader pulls, up to TAKES_STARTED (a reader that stops reading
+   * stops synthesis); a checked request's only once one of them speaks.
+   */
   private startTakes(): void {
     if (!this.iterated || this.finished || this.synthesis.check?.speaks === false) return
     while (this.started.length < TAKES_STARTED && this.planned.length > 0) {
@@ -262,8 +265,9 @@ export class WritableSpeechSession implements SpeechSession {
         continues: chunk.continues === true,
       }
     })
+    const leading = this.previousChunk === undefined
     this.previousChunk = chunks[chunks.length - 1]
-    const stream = this.synthesis.start(native)
+    const stream = this.synthesis.start(native, leading)
     this.streams.add(stream)
     return { chunks, wordsEnd, stream }
   }
@@ -307,6 +311,7 @@ export class WritableSpeechSession implements SpeechSession {
           const chunkOffset = offsetSamples
           // A chunk's audio comes in stretches as the backend makes it; its words with the last.
           for (let last = false; !last; ) {
+            this.startTakes()  // the next take synthesises while this one is read
             const audio = await this.nextAudio(take.stream)
             if (!audio) throw new TtsError('SYNTHESIS_FAILED', 'a native stream ended before its last chunk')
             if (offsetSamples + audio.samples > maxAudioSeconds * sampleRate) {

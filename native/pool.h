@@ -30,7 +30,7 @@ class WorkerPool {
   static WorkerPool& Espeak();
 
   // `owner` tags the task so that Drop(owner) can take it back before it starts. `first` tasks
-  // (a stream's first chunk) run before all others, in order: a new stream's first audio does
+  // (a request's first chunk) run before all others, in order: a new request's first audio does
   // not wait behind the chunks other streams synthesise ahead.
   void Submit(const void* owner, std::function<void()> task, bool first = false);
   // Removes every queued (not yet started) task of `owner`; returns them, to be destroyed by the

@@ -33,6 +33,8 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   StreamConfig config;
   std::vector<ChunkJob> jobs;
   size_t capacity = 2;
+  // Chunk 0 is a request's first audio: it goes ahead of the chunks other streams synthesise ahead.
+  bool leading = false;
   uint64_t trackId = 0;
   std::atomic<bool> cancelled{false};
   // espeak-ng serialises its work behind one lock: it has a thread of its own, so that it never
@@ -62,7 +64,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     while (!cancelled.load() && error.empty() && nextJob < jobs.size() && started.size() < capacity) {
       const size_t index = nextJob;
       started[index];
-      if (!env->Submit([self = shared_from_this(), index] { self->Produce(index); }, *pool, index == 0)) {
+      if (!env->Submit([self = shared_from_this(), index] { self->Produce(index); }, *pool, index == 0 && leading)) {
         started.erase(index);
         return;
       }
@@ -348,6 +350,7 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->config.outputRate = static_cast<int>(RequireNumber(plan, "plan", "sampleRate", 44100, kMinRate, kMaxRate, true));
     state_->config.encoding = ParseEncoding(RequireString(plan, "plan", "encoding", kMaxNameBytes));
     state_->capacity = static_cast<size_t>(RequireNumber(plan, "plan", "queueCapacity", 2, 1, kMaxQueueCapacity, true));
+    state_->leading = plan.Get("leading").ToBoolean().Value();
     Napi::Value chunks = plan.Get("chunks");
     if (!chunks.IsArray()) Invalid("plan.chunks must be an array");
     Napi::Array list = chunks.As<Napi::Array>();

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createEngine, TtsError, type SpeechChunk, type SynthesisRequest } from '../lib/index.js'
-import { SpeechPlanner } from '../lib/text/index.js'
+import { planSpeech, SpeechPlanner } from '../lib/text/index.js'
 import { testEngine, voiceId } from './helpers/engine.js'
+import { watchStalls } from './helpers/stall.js'
 
 const SENTENCE = 'The birch canoe slid on the smooth planks. '
 const sarah = (transcript: string): SynthesisRequest => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') }, output_format: { container: 'raw', sample_rate: 16000 } })
@@ -60,6 +61,22 @@ describe('SpeechPlanner.take(budget)', () => {
         chunks.push(...plan.chunks)
       } while (planner.limited)
       expect({ words, chunks }, `budget ${budget}`).toEqual(expected)
+    }
+  })
+})
+
+describe('planning many long transcripts at once', () => {
+  it('holds the event loop one slice a turn, not one slice for each transcript', async () => {
+    const transcript = SENTENCE.repeat(1000)
+    await planSpeech(transcript, { language: 'en', backend: 'espeak' })  // compiled and warm
+    const stalls = watchStalls()
+    try {
+      const plans = await Promise.all(Array.from({ length: 16 }, () => planSpeech(transcript, { language: 'en', backend: 'espeak' })))
+      for (const plan of plans) expect(plan.words).toHaveLength(8000)
+      // Each plan takes a few slices; taken all at once, a turn of 16 slices would stall for 60 ms or more.
+      expect(stalls.worstMs()).toBeLessThan(50)
+    } finally {
+      stalls.stop()
     }
   })
 })

@@ -15,8 +15,13 @@ import type { TokenReader, WordCollector } from './token-reader.js'
 import { LANGUAGES, type Chunk, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
 import type { Unit } from './units.js'
 
-/** Planning a long transcript yields to the event loop after this many milliseconds of work. */
-const PLAN_SLICE_MS = 10
+/**
+ * Planning a long transcript yields to the event loop after this many milliseconds of work: audio
+ * that other streams are waiting for (a new one's first) waits at most this long for the loop.
+ */
+const PLAN_SLICE_MS = 4
+/** Text up to this long is parsed and split at once (well under a slice); longer text waits for a turn first. */
+const UNSLICED_CHARS = 4096
 
 function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (typeof transcript !== 'string') throw new TtsError('INVALID_REQUEST', 'transcript must be a string')
@@ -70,15 +75,37 @@ function mergeBreaks(units: Unit[]): Unit[] {
   return merged
 }
 
-/** Yields to the event loop once a slice of planning work is used up, and stops once the call is aborted. */
-function slicer(opts: PlanOptions): () => Promise<void> {
+/** Planners waiting to go on after a slice of work: one is served each turn of the event loop. */
+const waitingPlanners: (() => void)[] = []
+
+function serveNextPlanner(): void {
+  waitingPlanners.shift()?.()
+  if (waitingPlanners.length > 0) setImmediate(serveNextPlanner)
+}
+
+/**
+ * Waits for this planner's next turn. However many requests plan at once, the event loop runs
+ * one slice of planning a turn, so the audio of other streams (a new one's first) waits at most one.
+ */
+export function nextPlanningTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waitingPlanners.push(resolve)
+    if (waitingPlanners.length === 1) setImmediate(serveNextPlanner)
+  })
+}
+
+/**
+ * Slices of planning work: `turn` waits for this planner's next turn, `breathe` does once a slice
+ * is used up; both stop once the call is aborted.
+ */
+function slicer(opts: PlanOptions): { turn(): Promise<void>; breathe(): Promise<void> } {
   let sliceStart = performance.now()
-  return async () => {
-    if (performance.now() - sliceStart < PLAN_SLICE_MS) return
-    await new Promise((resolve) => setImmediate(resolve))
+  const turn = async (): Promise<void> => {
+    await nextPlanningTurn()
     if (opts.signal?.aborted) throw abortedError(opts.signal)
     sliceStart = performance.now()
   }
+  return { turn, breathe: async () => (performance.now() - sliceStart < PLAN_SLICE_MS ? undefined : turn()) }
 }
 
 /** A markup or phoneme error found in a later part of a session's text points into the whole text. */
@@ -175,6 +202,10 @@ export class SpeechPlanner {
 
   /** Plans the ready sentences of pending[0, limit); `final`: the last one too, unfinished or not. */
   private async planPrefix(limit: number, final: boolean): Promise<SpeechPlan> {
+    // A long transcript is planned in slices, so other requests' work runs in between. Its
+    // parsing and sentence split are one piece of work, which waits for a turn like a slice.
+    const { turn, breathe } = slicer(this.opts)
+    if (limit > UNSLICED_CHARS) await turn()
     const text = this.pending.slice(0, limit)
     // Only the whole of the ended text must have every tag closed; a prefix may stop before one.
     const parsed = this.ended && limit === this.pending.length ? { segments: parseMarkup(text), end: text.length } : parseMarkupPrefix(text)
@@ -190,8 +221,6 @@ export class SpeechPlanner {
         words.push({ text: text.slice(start, stop), start: this.base + start, end: this.base + stop })
         return this.wordCount + words.length - 1
       }
-      // A long transcript is planned in slices, so other requests' work runs in between.
-      const breathe = slicer(this.opts)
       for (const sentence of sentences) {
         const units = sentence.flatMap((segment) => segmentUnits(segment, reader, this.opts, addWord))
         chunks.push(...chunkUnits(mergeBreaks(units)))
