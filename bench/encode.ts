@@ -155,10 +155,10 @@ encoder's cost (first table) is most of a compressed request's wall time here; n
 see the neural section) it is a small part. Opus runs at libopus's default complexity 10; in its speech modes (SILK or
 hybrid, which it picks at low bit rates) it costs several times its CELT mode (the 64 kb/s row).
 
-
 A stream hands its encoder longer stretches when the reader falls behind: the "${LONG_PIECE_SECONDS} s pieces" row is the
 same encoding in such calls. On a loaded machine long calls are scheduled worse than short ones (a thread that
-sleeps often is favoured), which is most of the gap between the two tables when the load is high.
+sleeps often is favoured). That explains part of the gap between the two tables under a high load, not all of it;
+a rerun on a quiet machine is the figure to trust.
 <!-- encode:end -->
 `
 
