@@ -182,7 +182,7 @@ export class WritableSpeechSession implements SpeechSession {
 
   /**
    * Waits until the first audio has gone to the reader, when it is being synthesised: planning
-   * holds the main thread for slices of up to 10 ms, and the first audio must not wait behind them.
+   * holds the main thread a slice at a time, and the first audio must not wait behind one.
    */
   private async untilFirstAudio(): Promise<void> {
     if (this.firstAudioGone || this.started.length === 0) return
