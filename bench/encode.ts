@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { createEngine, PREDEFINED_VOICES } from '../lib/index.js'
+import { createEngine, PREDEFINED_VOICES, type OutputFormatRequest, type SampleRate, type SynthesisRequest } from '../lib/index.js'
 import { loadNative, type NativeEncoderConfig } from '../lib/native.js'
 import { median, quantile } from './stats.js'
 import { THOUSAND_WORDS, TWO_SENTENCES } from './texts.js'
@@ -21,15 +21,15 @@ import { THOUSAND_WORDS, TWO_SENTENCES } from './texts.js'
 const RUNS = Number(process.argv[2] ?? 9)
 const PIECE_SECONDS = 0.2
 const voice = { mode: 'id' as const, id: PREDEFINED_VOICES.find((v) => v.record.name === 'Sarah')!.record.voice_id }
-const request = (transcript: string, output_format: object) => ({ model_id: 'svc_flash_v1.5', transcript, voice, output_format })
+const request = (transcript: string, output_format: OutputFormatRequest): SynthesisRequest => ({ model_id: 'svc_flash_v1.5', transcript, voice, output_format })
 
 interface Subject {
   label: string
-  format: { container: 'mp3' | 'ogg' | 'flac'; sample_rate: number; bit_rate?: number; encoding?: 'pcm_s16le' | 'pcm_f32le' }
+  format: OutputFormatRequest & { container: 'mp3' | 'ogg' | 'flac'; sample_rate: SampleRate }
   config: NativeEncoderConfig
 }
 
-const subject = (container: 'mp3' | 'ogg' | 'flac', rate: number, bitRate?: number, encoding: 'pcm_s16le' | 'pcm_f32le' = 'pcm_s16le'): Subject => ({
+const subject = (container: 'mp3' | 'ogg' | 'flac', rate: SampleRate, bitRate?: number, encoding: 'pcm_s16le' | 'pcm_f32le' = 'pcm_s16le'): Subject => ({
   label: `${container} ${rate / 1000} kHz${bitRate ? ` ${bitRate / 1000} kb/s` : encoding === 'pcm_f32le' ? ' 24-bit' : ' 16-bit'}`,
   format: { container, sample_rate: rate, ...(bitRate && { bit_rate: bitRate }), encoding },
   config: { codec: container === 'ogg' ? 'opus' : container, sampleRate: rate, bitsPerSample: encoding === 'pcm_f32le' ? 24 : 16, ...(bitRate && { bitRate }) },
@@ -56,7 +56,7 @@ const stats = (values: number[]) => ({ median: median(values), p95: quantile(val
 
 // The PCM of the 1000-word text at each rate, made once.
 const pcm = new Map<number, Buffer>()
-for (const rate of new Set(SUBJECTS.map((s) => s.config.sampleRate))) {
+for (const rate of new Set(SUBJECTS.map((s) => s.format.sample_rate))) {
   pcm.set(rate, await engine.synthesize(request(THOUSAND_WORDS, { container: 'raw', encoding: 'pcm_f32le', sample_rate: rate })))
 }
 const audioSeconds = pcm.get(24000)!.length / 4 / 24000
@@ -144,6 +144,11 @@ audio bytes of a \`stream()\` of two sentences (an encoder holds back what does 
 | format (24 kHz) | synthesize, 1000 words | overhead | first audio, two sentences |
 | --- | --- | --- | --- |
 ${e2eRows.join('\n')}
+
+Synthesis itself is cheap on espeak-ng: the raw PCM comes at a real-time factor of ${(median(baseline.wall) / 1000 / audioSeconds).toPrecision(2)}, so the
+encoder's cost (first table) is most of a compressed request's wall time here; next to a neural voice (RTF about 0.04,
+see the neural section) it is a small part. Opus runs at libopus's default complexity 10; in its speech modes (SILK or
+hybrid, which it picks at low bit rates) it costs several times its CELT mode (the 64 kb/s row).
 <!-- encode:end -->
 `
 

@@ -4,6 +4,7 @@
  * with like. The in-process output rate is the backend's own rate (no resampling), as the CLIs do;
  * one extra espeak-ng row at 44.1 kHz shows what the library's usual output format adds.
  */
+import type { SampleRate } from '../lib/audio/format.js'
 import { PREDEFINED_VOICES } from '../lib/voices/predefined.js'
 
 export interface CliCommand {
@@ -17,7 +18,7 @@ export interface Subject {
   label: string
   model_id: 'svc_flash_v1.5' | 'svc_pro_v1.0'
   voiceName: string
-  sampleRate: number
+  sampleRate: SampleRate
   /** The equivalent command-line run; absent for in-process-only variants. */
   cli?: CliCommand
 }

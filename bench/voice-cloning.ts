@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createEngine, PREDEFINED_VOICES, type Engine, type StoredVoice } from '../lib/index.js'
+import { createEngine, PREDEFINED_VOICES, type Engine, type ModelId, type SampleRate, type StoredVoice } from '../lib/index.js'
 import { loadNative } from '../lib/native.js'
 
 const SAMPLE_TEXT = 'Hello there. This is a short recording of my voice, made for cloning. I hope it sounds like me, more or less.'
@@ -25,7 +25,7 @@ const native = loadNative()
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-tts-clone-bench-'))
 const byName = (name: string) => PREDEFINED_VOICES.find((v) => v.record.name === name)!
 
-async function speak(voiceId: string, model: string, text: string, format: 'wav' | 'raw', rate = 16000): Promise<Buffer> {
+async function speak(voiceId: string, model: ModelId, text: string, format: 'wav' | 'raw', rate: SampleRate = 16000): Promise<Buffer> {
   return engine.synthesize({
     model_id: model,
     transcript: text,
@@ -63,7 +63,7 @@ async function speakers(): Promise<[string, Buffer][]> {
   ]
 }
 
-async function measure(voiceId: string, model: string) {
+async function measure(voiceId: string, model: ModelId) {
   const m = await native.analysePcm(await speak(voiceId, model, TEST_TEXT, 'raw'), 16000)
   return { pitchHz: m.pitchHz, formantScale: m.formantSpacingHz / 1000 }
 }
@@ -106,7 +106,7 @@ for (const [label, wav] of await speakers()) {
 }
 
 /** Transform cost: RTF of the native transform alone, and first audio of a clone against its base. */
-async function firstAudioMs(voiceId: string, model: string): Promise<number> {
+async function firstAudioMs(voiceId: string, model: ModelId): Promise<number> {
   const times: number[] = []
   for (let i = 0; i < 25; i++) {
     const started = performance.now()

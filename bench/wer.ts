@@ -62,7 +62,7 @@ export async function measureWer(engine: Engine, subject: Subject, sentences: re
   try {
     const pairs: { expected: string[]; ours: string; cli: string }[] = []
     for (const [index, sentence] of sentences.entries()) {
-      const request = { ...requestFor(subject, sentence), output_format: { container: 'raw' as const, encoding: 'pcm_s16le' as const, sample_rate: 16000 } }
+      const request = { ...requestFor(subject, sentence), output_format: { container: 'raw' as const, encoding: 'pcm_s16le' as const, sample_rate: 16000 as const } }
       const pcm = await engine.synthesize(request)
       const ours = path.join(dir, `ours-${index}.wav`)
       await writeFile(ours, Buffer.concat([wavHeader({ encoding: 'pcm_s16le', sample_rate: 16000 }, pcm.length), pcm]))

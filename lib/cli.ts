@@ -30,6 +30,7 @@ say options:
   --format ${CONTAINERS.join('|')}   the container, instead of the file's extension
   --play                  play it as it is made (aplay, paplay, ffplay or sox's play, found on PATH)
   --model ID  --voice ID|NAME  --language xx  --encoding ENC  --sample-rate HZ  --bit-rate 128k (mp3, ogg)
+  --speed 0.5-2.0         slower or faster speech (1 is the voice's own pace)
   --quiet, -q             no progress bar, no summary line
   --models-dir DIR        serve model ids from the packs in DIR/svc-tts.models.json (say, voices, models, serve)`
 
@@ -55,6 +56,7 @@ function parseCommandLine(argv: string[]) {
       language: { type: 'string' },
       encoding: { type: 'string' },
       'sample-rate': { type: 'string' },
+      speed: { type: 'string' },
       'models-dir': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -113,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
         ...(values.language !== undefined && { language: values.language }),
         ...(values.encoding !== undefined && { encoding: values.encoding }),
         ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
+        ...(values.speed !== undefined && { speed: values.speed }),
         play: values.play ?? false,
         quiet: values.quiet ?? false,
         signal: interrupted.signal,

@@ -12,7 +12,7 @@ import { abortable } from './abortable.js'
 import { CallTracker, type CallScope } from './call-scope.js'
 import { createEncoder, EncodedSpeechSession } from './encoded-session.js'
 import { TtsError } from './errors.js'
-import { DEFAULT_MODELS, ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelPack } from './models.js'
+import { DEFAULT_MODELS, ESPEAK_LANGUAGE_VOICE, ModelRegistry, modelsWithPacks, type ModelId, type ModelPack } from './models.js'
 import { fromNativeError, loadNative, type NativeAddon, type NativeCounters, type NativePlan } from './native.js'
 import type { Device, PackOptions } from './neural/options.js'
 import { loadPack, type LoadedPack } from './neural/packs.js'
@@ -30,6 +30,8 @@ import {
   voiceIdsSchema,
   voicePatchSchema,
   voiceRenderingSchema,
+  type SessionRequest,
+  type SynthesisRequest,
 } from './schemas.js'
 import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './session.js'
 import { DEFAULT_MAX_AUDIO_SECONDS, SpeechPlanCheck } from './text/bounds.js'
@@ -37,9 +39,10 @@ import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
 import { analyseSample, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
 import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
 import { SqliteVoiceStore } from './voices/sqlite-store.js'
-import type { BackendTuning, ListVoicesOptions, StoredVoice, VoiceAnalysis, VoicePage, VoiceRecord, VoiceStore } from './voices/types.js'
+import type { BackendTuning, CloneVoiceFields, ListVoicesOptions, StoredVoice, VoiceAnalysis, VoicePage, VoicePatch, VoiceRecord, VoiceStore } from './voices/types.js'
 
-export interface EngineOptions {
+/** `Packs`: the `models` option's packs, whose keys become model ids of the engine. */
+export interface EngineOptions<Packs extends Record<string, PackOptions> = Record<string, PackOptions>> {
   /** Native synthesis threads (default: CPU count, 2 to 8). Fixed for the process by the first engine. */
   threads?: number
   /** Chunks synthesized ahead of the consumer before synthesis waits (default 2). */
@@ -55,7 +58,7 @@ export interface EngineOptions {
   /** A voice library of your own instead of the SQLite one (the engine then does not close it). */
   voiceStore?: VoiceStore
   /** Model ids served by neural packs: `{ 'svc_pro_v1.0': { type: 'piper', path: '/voices/x.onnx' } }`. */
-  models?: Record<string, PackOptions>
+  models?: Packs
   /** Where neural packs run: 'auto' (CUDA if it loads, else the CPU, with a warning), 'cpu' (default), 'cuda'. */
   device?: Device
   /** Intra-op threads of each neural session (default 1: concurrent requests run in parallel instead). */
@@ -83,6 +86,8 @@ export interface TimestampedSpeech {
 
 interface ResolvedRequest {
   transcript: string
+  /** The request's speed, multiplying the voice's own rate. */
+  speed: number
   model: ModelPack
   language: Language
   voice: StoredVoice
@@ -94,7 +99,7 @@ interface ResolvedRequest {
  * compressed container, float samples at the rate its encoder takes.
  */
 function pcmFormat(format: OutputFormat): Pick<NativePlan, 'sampleRate' | 'encoding'> {
-  if (!isCompressed(format.container)) return { sampleRate: format.sample_rate, encoding: format.encoding }
+  if (!isCompressed(format)) return { sampleRate: format.sample_rate, encoding: format.encoding }
   return { sampleRate: pcmRate(format), encoding: 'pcm_f32le' }
 }
 
@@ -106,13 +111,22 @@ function voiceNotFound(voiceId: string): TtsError {
   return new TtsError('VOICE_NOT_FOUND', `no voice has id '${voiceId}'`)
 }
 
+/** Kokoro exports traced with an integer speed (kokoro-onnx#155): the addon rounds a fractional speed. */
+function takesWholeSpeedsOnly(pack: LoadedPack): boolean {
+  return pack.info.inputs.some((input) => input.name === 'speed' && input.type === 'int32')
+}
+
 function openVoiceStore(dataDir: string | undefined): VoiceStore {
   if (dataDir === undefined) return new SqliteVoiceStore(':memory:')
   mkdirSync(dataDir, { recursive: true })
   return new SqliteVoiceStore(path.join(dataDir, 'voices.db'))
 }
 
-export class Engine {
+/**
+ * `PackModelId`: model ids beyond the SPEC's three, served by the neural packs of the `models`
+ * option (createEngine infers them). Requests are typed with them and checked again at run time.
+ */
+export class Engine<PackModelId extends string = never> {
   readonly models: ModelRegistry
   private readonly voiceStore: VoiceStore
   private readonly packVoices: PackVoiceStore
@@ -144,7 +158,7 @@ export class Engine {
      * A new voice from a recording (WAV, FLAC, Ogg or MP3, at least 3 s of speech, at most 60 s)
      * and its fields { name, description?, language, gender? }. Nothing is stored unless it succeeds.
      */
-    clone: async (sample: Buffer, fields: unknown, options?: CallOptions): Promise<VoiceRecord> => {
+    clone: async (sample: Buffer, fields: CloneVoiceFields, options?: CallOptions): Promise<VoiceRecord> => {
       const scope = this.begin(options)
       try {
         const store = this.openStore()
@@ -172,7 +186,7 @@ export class Engine {
       return { voices: found.map((v) => v.record), not_found: ids.filter((id) => !known.has(id)) }
     },
     /** Changes a cloned voice's name, description, language or gender; predefined voices are VOICE_READ_ONLY. */
-    update: async (voiceId: string, patch: unknown): Promise<VoiceRecord> => {
+    update: async (voiceId: string, patch: VoicePatch): Promise<VoiceRecord> => {
       const changes = parseWith(voicePatchSchema, patch, 'voice update')
       const updated = await this.openStore().update(voiceId, changes)
       if (!updated) throw voiceNotFound(voiceId)
@@ -198,7 +212,7 @@ export class Engine {
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
-  async synthesize(request: unknown, options?: CallOptions): Promise<Buffer> {
+  async synthesize(request: SynthesisRequest<ModelId | PackModelId>, options?: CallOptions): Promise<Buffer> {
     const scope = this.begin(options)
     try {
       return (await this.render(await this.resolve(request, 'wav', scope), scope)).audio
@@ -208,7 +222,7 @@ export class Engine {
   }
 
   /** Audio as it is made, in the requested output_format (container defaults to raw). */
-  async *stream(request: unknown, options?: CallOptions): AsyncGenerator<Buffer> {
+  async *stream(request: SynthesisRequest<ModelId | PackModelId>, options?: CallOptions): AsyncGenerator<Buffer> {
     const scope = this.begin(options)
     try {
       const resolved = await this.resolve(request, 'raw', scope)
@@ -226,7 +240,7 @@ export class Engine {
   }
 
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
-  async synthesizeWithTimestamps(request: unknown, options?: CallOptions): Promise<TimestampedSpeech> {
+  async synthesizeWithTimestamps(request: SynthesisRequest<ModelId | PackModelId>, options?: CallOptions): Promise<TimestampedSpeech> {
     const scope = this.begin(options)
     let rendered: { audio: Buffer; words: TimedWord[] }
     try {
@@ -246,7 +260,7 @@ export class Engine {
   }
 
   /** The transport-agnostic stream: audio chunks in the requested format (no WAV header; compressed containers give encoded bytes), each with its words. */
-  async *speak(request: unknown, options?: CallOptions): AsyncGenerator<SpeechChunk> {
+  async *speak(request: SynthesisRequest<ModelId | PackModelId>, options?: CallOptions): AsyncGenerator<SpeechChunk> {
     const scope = this.begin(options)
     try {
       yield* this.run(await this.resolve(request, 'raw', scope), scope)
@@ -260,7 +274,7 @@ export class Engine {
    * the audio as it is made. `request` is a synthesis request whose `transcript` is optional (it
    * is written at once). Audio and words equal those of the whole text sent in one request.
    */
-  async open(request: unknown, options?: CallOptions): Promise<SpeechSession> {
+  async open(request: SessionRequest<ModelId | PackModelId>, options?: CallOptions): Promise<SpeechSession> {
     const scope = this.begin(options)
     try {
       const parsed = parseSessionRequest(request, this.maxTranscriptChars)
@@ -304,7 +318,7 @@ export class Engine {
     // Each render has its own scope under the clone's, so its cancel hooks go when it ends.
     const renderScope = this.calls.begin(scope.signal)
     try {
-      const { audio } = await this.render({ transcript: CALIBRATION_TEXT, model, language: 'en', voice, format }, renderScope)
+      const { audio } = await this.render({ transcript: CALIBRATION_TEXT, speed: 1, model, language: 'en', voice, format }, renderScope)
       return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
     } finally {
       renderScope.end()
@@ -340,7 +354,7 @@ export class Engine {
   }
 
   private async resolveParsed(
-    parsed: { transcript: string; model_id: string; voice: { id: string }; output_format?: unknown; language?: string | undefined },
+    parsed: { transcript: string; model_id: string; voice: { id: string }; output_format?: unknown; language?: Language | undefined; speed: number },
     defaultContainer: OutputFormat['container'],
     scope: CallScope,
   ): Promise<ResolvedRequest> {
@@ -352,12 +366,15 @@ export class Engine {
     if (!rendering.success) {
       throw new TtsError('INVALID_VOICE', `voice '${voice.record.voice_id}' cannot be rendered: ${rendering.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
     }
-    const language = (parsed.language ?? voice.record.language) as Language
+    const language = parsed.language ?? voice.record.language
     if (!(LANGUAGES as readonly string[]).includes(language) || !model.languages.includes(language)) {
       const why = parsed.language === undefined ? `voice '${voice.record.name}' speaks '${language}', which` : `language '${language}'`
       throw new TtsError('INVALID_LANGUAGE', `${why} is not supported by ${model.id} (supported: ${model.languages.join(', ')})`)
     }
-    return { transcript: parsed.transcript, model, language, voice, format }
+    if (model.pack && !Number.isInteger(voice.rendering.speed * parsed.speed) && takesWholeSpeedsOnly(model.pack)) {
+      throw new TtsError('INVALID_REQUEST', `${model.id} is a Kokoro export whose speed input is an integer: it speaks at speed 1 or 2 only`)
+    }
+    return { transcript: parsed.transcript, speed: parsed.speed, model, language, voice, format }
   }
 
   private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
@@ -371,6 +388,7 @@ export class Engine {
         phonemizer: speaker.language === language ? speaker.phonemizer : ESPEAK_LANGUAGE_VOICE[language],
         voice: speaker.voice,
         speed: voice.rendering.speed,
+        requestSpeed: resolved.speed,
         pitch: voice.rendering.pitch,
         ...pcm,
         queueCapacity: this.queueCapacity,
@@ -386,6 +404,7 @@ export class Engine {
       backend: flite ? 'flite' : 'espeak',
       voice: flite ? voice.rendering.flite! : ESPEAK_LANGUAGE_VOICE[language] + voice.rendering.espeakVariant,
       speed: tuning?.speed ?? voice.rendering.speed,
+      requestSpeed: resolved.speed,
       pitch: tuning?.pitch ?? voice.rendering.pitch,
       ...(tuning && { transform: tuning.transform }),
       ...pcm,
@@ -419,10 +438,11 @@ export class Engine {
   private session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): SpeechSession {
     const nativePlan = this.nativePlan(resolved, [])  // a voice that cannot be rendered fails here
     const { format } = resolved
-    const encoder = isCompressed(format.container) ? createEncoder(this.native, { ...format, container: format.container }) : undefined
+    const encoder = isCompressed(format) ? createEncoder(this.native, format) : undefined
     const backend = resolved.model.backend
     // A neural pack speaks with its own voice at the voice's speed; clone tunings fit the builtin backends.
-    const speed = (backend === 'neural' ? undefined : resolved.voice.rendering.tuning?.[backend].speed) ?? resolved.voice.rendering.speed
+    const voiceSpeed = (backend === 'neural' ? undefined : resolved.voice.rendering.tuning?.[backend].speed) ?? resolved.voice.rendering.speed
+    const speed = voiceSpeed * resolved.speed
     const session = new WritableSpeechSession(
       {
         plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
@@ -455,7 +475,9 @@ export class Engine {
 }
 
 /** Loads the addon, starts its engines off the main thread, and returns a ready engine. */
-export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
+export async function createEngine<Packs extends Record<string, PackOptions> = {}>(
+  options: EngineOptions<Packs> = {},
+): Promise<Engine<Extract<keyof Packs, string>>> {
   parseWith(engineOptionsSchema, options, 'engine options')
   const native = loadNative()
   try {

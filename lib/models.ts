@@ -14,7 +14,7 @@ export interface ModelPack {
 
 /** The default registry with some model ids served by neural packs instead (other ids keep their builtin backend). */
 export function modelsWithPacks(packs: readonly LoadedPack[]): ModelPack[] {
-  const byId = new Map(DEFAULT_MODELS.map((m) => [m.id, m]))
+  const byId = new Map<string, ModelPack>(DEFAULT_MODELS.map((m) => [m.id, m]))
   for (const pack of packs) {
     byId.set(pack.modelId, {
       id: pack.modelId,
@@ -27,7 +27,8 @@ export function modelsWithPacks(packs: readonly LoadedPack[]): ModelPack[] {
   return [...byId.values()]
 }
 
-export const DEFAULT_MODELS: readonly ModelPack[] = [
+/** The SPEC's model ids and the builtin backends that speak them. */
+export const DEFAULT_MODELS = [
   { id: 'svc_pro_v1.0', backend: 'flite', languages: ['en'], description: 'Highest quality. English (flite voices).' },
   {
     id: 'svc_flash_v1.5',
@@ -36,7 +37,10 @@ export const DEFAULT_MODELS: readonly ModelPack[] = [
     description: 'Fast streaming. 6 languages (espeak-ng).',
   },
   { id: 'svc_flash_v1.0', backend: 'espeak', languages: LANGUAGES, description: 'Legacy. 15 languages (espeak-ng).' },
-]
+] as const satisfies readonly ModelPack[]
+
+/** A model id of the SPEC. An engine with neural packs also takes the ids its `models` option names. */
+export type ModelId = (typeof DEFAULT_MODELS)[number]['id']
 
 export class ModelRegistry {
   private readonly byId: Map<string, ModelPack>

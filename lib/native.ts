@@ -22,7 +22,10 @@ export interface NativePlan {
   phonemizer?: string
   /** espeak voice, flite voice, Piper speaker id, or Kokoro style name / blend ("af_heart:0.7,am_adam:0.3"). */
   voice: string
+  /** The voice's own rate (a cloned voice's fitted one). */
   speed: number
+  /** The request's `speed` (0.5 to 2), multiplying the voice's rate. */
+  requestSpeed: number
   pitch: number
   /** A cloned voice's pitch and formant scaling, applied to every piece. */
   transform?: NativeVoiceTransform

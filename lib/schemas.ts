@@ -1,6 +1,8 @@
 /**
- * The SPEC's request shapes, validated with zod. Validation failures become TtsErrors with the
- * SPEC's codes: a bad output_format is FORMAT_NOT_RECOGNIZED, anything else INVALID_REQUEST.
+ * The SPEC's request shapes, validated with zod; the public request types are inferred from these
+ * schemas, so the compiler and the run-time check agree. Validation failures become TtsErrors with
+ * the SPEC's codes: a request whose only faults are in output_format is FORMAT_NOT_RECOGNIZED, in
+ * language INVALID_LANGUAGE, anything else INVALID_REQUEST.
  */
 import { z } from 'zod'
 import {
@@ -15,21 +17,16 @@ import {
   type OutputFormat,
 } from './audio/format.js'
 import { TtsError, type ErrorCode } from './errors.js'
+import type { ModelId } from './models.js'
 import { deviceSchema, modelPacksSchema } from './neural/options.js'
-import { LANGUAGES } from './text/types.js'
+import { languageSchema } from './voices/schemas.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
 
 export const outputFormatSchema = z.object({
   container: z.enum(CONTAINERS).optional(),
   encoding: z.enum(ENCODINGS).optional(),
-  sample_rate: z
-    .number()
-    .int()
-    .refine((rate) => (SAMPLE_RATES as readonly number[]).includes(rate), {
-      message: `sample_rate must be one of ${SAMPLE_RATES.join(', ')}`,
-    })
-    .optional(),
+  sample_rate: z.literal(SAMPLE_RATES, { error: `sample_rate must be one of ${SAMPLE_RATES.join(', ')}` }).optional(),
   /** Bits per second of a lossy container (mp3, ogg). */
   bit_rate: z.number().int().positive().optional(),
 })
@@ -39,7 +36,7 @@ const resolvedOutputFormatSchema = z
   .object({ container: z.enum(CONTAINERS), encoding: z.enum(ENCODINGS), sample_rate: z.number(), bit_rate: z.number().optional() })
   .superRefine((format, context) => {
     const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message })
-    if (isCompressed(format.container) && !(COMPRESSED_ENCODINGS as readonly string[]).includes(format.encoding)) {
+    if (isCompressed(format) && !(COMPRESSED_ENCODINGS as readonly string[]).includes(format.encoding)) {
       issue('encoding', `a ${format.container} container takes ${COMPRESSED_ENCODINGS.join(' or ')} (the samples fed to its encoder), not ${format.encoding}`)
     }
     if (format.bit_rate === undefined) return
@@ -54,21 +51,34 @@ const resolvedOutputFormatSchema = z
     }
   })
 
+export const voiceSelectorSchema = z.object({ mode: z.literal('id'), id: z.string().min(1) })
+
+/** Extension: the speaking rate, from half (0.5) to twice (2) the voice's own. */
+export const speedSchema = z.number().min(0.5).max(2)
+
 export const synthesisRequestSchema = z.object({
+  /** One of the engine's model ids (the SPEC's three, and any served by a neural pack). */
   model_id: z.string().min(1),
   transcript: z.string().min(1, 'transcript must not be empty'),
-  voice: z.object({ mode: z.literal('id'), id: z.string().min(1) }),
-  output_format: z.unknown().optional(),
-  language: z.string().min(1).optional(),
+  voice: voiceSelectorSchema,
+  output_format: outputFormatSchema.optional(),
+  language: languageSchema.optional(),
+  speed: speedSchema.default(1),
 })
 
-export type SynthesisRequest = {
-  model_id: string
-  transcript: string
-  voice: { mode: 'id'; id: string }
-  output_format?: Partial<OutputFormat>
-  language?: string
-}
+/** A request with the model ids of an engine (`Engine<M>`); `model_id` is checked against the engine's models at run time. */
+type WithModel<T, M extends string> = Omit<T, 'model_id'> & { model_id: M }
+
+/** What `synthesize`, `stream`, `synthesizeWithTimestamps` and `speak` take. */
+export type SynthesisRequest<M extends string = ModelId> = WithModel<z.input<typeof synthesisRequestSchema>, M>
+
+/** A speech session's request: a synthesis request whose transcript (written at once) is optional. */
+export const sessionRequestSchema = synthesisRequestSchema.extend({ transcript: z.string().optional() })
+
+/** What `open` takes. */
+export type SessionRequest<M extends string = ModelId> = WithModel<z.input<typeof sessionRequestSchema>, M>
+
+export type OutputFormatRequest = z.input<typeof outputFormatSchema>
 
 /** The plain (non-object) engine options; invalid values fail createEngine with INVALID_REQUEST. */
 export const engineOptionsSchema = z.object({
@@ -111,37 +121,7 @@ export const voiceRenderingSchema = z.object({
   tuning: z.object({ espeak: backendTuningSchema, flite: backendTuningSchema }).optional(),
 })
 
-const languageSchema = z.enum(LANGUAGES)
-const genderSchema = z.enum(['Male', 'Female'])
-
-export const listVoicesSchema = z.strictObject({
-  limit: z.number().int().min(1).max(100).optional(),
-  cursor: z.string().min(1).max(200).optional(),
-  language: languageSchema.optional(),
-  gender: genderSchema.optional(),
-  voice_type: z.enum(['PREDEFINED', 'CUSTOM']).optional(),
-})
-
-const voiceName = z.string().trim().min(1).max(100)
-const voiceDescription = z.string().max(1000)
-
-/** PUT /voices/{id}: any of the record's editable fields. */
-export const voicePatchSchema = z.strictObject({
-  name: voiceName.optional(),
-  description: voiceDescription.optional(),
-  language: languageSchema.optional(),
-  gender: genderSchema.optional(),
-})
-
-/** The fields that come with a clone's sample. */
-export const cloneRequestSchema = z.strictObject({
-  name: voiceName,
-  description: voiceDescription.default(''),
-  language: languageSchema,
-  gender: genderSchema.optional(),
-})
-
-export const voiceIdsSchema = z.array(z.string().min(1).max(100)).min(1).max(100)
+export { cloneRequestSchema, listVoicesSchema, voiceIdsSchema, voicePatchSchema } from './voices/schemas.js'
 
 function describe(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')
@@ -153,7 +133,7 @@ function issues(error: z.ZodError): { issues: { path: (string | number)[]; messa
 }
 
 /** schema.safeParse, with a value that throws while it is read (a getter, a Proxy) as INVALID_REQUEST. */
-function safeParse<T>(schema: z.ZodType<T>, value: unknown, what: string, code: ErrorCode = 'INVALID_REQUEST'): ReturnType<z.ZodType<T>['safeParse']> {
+function safeParse<S extends z.ZodType>(schema: S, value: unknown, what: string, code: ErrorCode = 'INVALID_REQUEST'): z.ZodSafeParseResult<z.output<S>> {
   try {
     return schema.safeParse(value)
   } catch (cause) {
@@ -161,9 +141,21 @@ function safeParse<T>(schema: z.ZodType<T>, value: unknown, what: string, code: 
   }
 }
 
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+/** The SPEC's own codes for a synthesis request (or realtime message) whose every fault is in one of these fields. */
+export const SYNTHESIS_FIELD_CODES: Readonly<Record<string, ErrorCode>> = { output_format: 'FORMAT_NOT_RECOGNIZED', language: 'INVALID_LANGUAGE' }
+
+function errorCode(error: z.ZodError, fieldCodes: Readonly<Record<string, ErrorCode>>): ErrorCode {
+  const codes = new Set(error.issues.map((i) => {
+    const field = String(i.path[0])
+    return (Object.hasOwn(fieldCodes, field) && fieldCodes[field]) || 'INVALID_REQUEST'
+  }))
+  return codes.size === 1 ? [...codes][0]! : 'INVALID_REQUEST'
+}
+
+/** Validates `value`: a TtsError INVALID_REQUEST (or the field's own code, see SYNTHESIS_FIELD_CODES) names every fault. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, fieldCodes: Readonly<Record<string, ErrorCode>> = {}): z.output<S> {
   const result = safeParse(schema, value, what)
-  if (!result.success) throw new TtsError('INVALID_REQUEST', `invalid ${what}: ${describe(result.error)}`, { extra: issues(result.error) })
+  if (!result.success) throw new TtsError(errorCode(result.error, fieldCodes), `invalid ${what}: ${describe(result.error)}`, { extra: issues(result.error) })
   return result.data
 }
 
@@ -188,19 +180,24 @@ export function parseOutputFormat(value: unknown, defaultContainer: OutputFormat
   return format
 }
 
-/** A speech session's request: a synthesis request whose transcript (written at once) is optional. */
-export const sessionRequestSchema = synthesisRequestSchema.extend({ transcript: z.string().optional() })
+/**
+ * The engine's own parse leaves output_format to parseOutputFormat, so that any fault in it, even a
+ * getter that throws while it is read, is FORMAT_NOT_RECOGNIZED.
+ */
+const formatLater = { output_format: z.unknown().optional() }
+const engineRequestSchema = synthesisRequestSchema.extend(formatLater)
+const engineSessionSchema = sessionRequestSchema.extend(formatLater)
 
-export function parseSessionRequest(value: unknown, maxTranscriptChars: number): z.infer<typeof sessionRequestSchema> {
-  const request = parseWith(sessionRequestSchema, value, 'session request')
+export function parseSessionRequest(value: unknown, maxTranscriptChars: number): z.output<typeof engineSessionSchema> {
+  const request = parseWith(engineSessionSchema, value, 'session request', SYNTHESIS_FIELD_CODES)
   if (request.transcript !== undefined && request.transcript.length > maxTranscriptChars) {
     throw new TtsError('TRANSCRIPT_TOO_LONG', `transcript has ${request.transcript.length} characters; the limit is ${maxTranscriptChars}`)
   }
   return request
 }
 
-export function parseSynthesisRequest(value: unknown, maxTranscriptChars: number): z.infer<typeof synthesisRequestSchema> {
-  const request = parseWith(synthesisRequestSchema, value, 'synthesis request')
+export function parseSynthesisRequest(value: unknown, maxTranscriptChars: number): z.output<typeof engineRequestSchema> {
+  const request = parseWith(engineRequestSchema, value, 'synthesis request', SYNTHESIS_FIELD_CODES)
   if (request.transcript.length > maxTranscriptChars) {
     throw new TtsError('TRANSCRIPT_TOO_LONG', `transcript has ${request.transcript.length} characters; the limit is ${maxTranscriptChars}`)
   }

@@ -12,9 +12,13 @@ namespace svc {
 
 struct VoiceParams {
   std::string voice;    // backend voice name: espeak "en+f3", flite "slt"
-  double speed = 1.0;   // 2.0 speaks twice as fast
+  double speed = 1.0;   // the voice's own rate: 2.0 speaks twice as fast
+  double requestSpeed = 1.0;  // the request's `speed` (0.5..2), on top of the voice's
   double pitch = 1.0;   // multiplies the voice's base pitch
   std::string phonemizer;  // neural backends: the espeak-ng voice that reads the request's language
+
+  // The rate the backend speaks at: the voice's, scaled by the request's.
+  double Rate() const { return speed * requestSpeed; }
 };
 
 struct SpeakJob {

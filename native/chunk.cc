@@ -148,7 +148,7 @@ class PieceSink : public AudioSink {
 
   void Finish() {
     if (!held_.empty()) {
-      // Length-preserving, so the backend's word timings stay valid.
+      // The backend's word timings scale with the audio's length (Scale).
       ApplyVoiceTransform(transform_, inputRate_, held_);
       Pass(held_);
       held_.clear();
@@ -159,7 +159,8 @@ class PieceSink : public AudioSink {
     trimmer_.Finish(writer_.Buffer());
   }
 
-  double Scale() const { return inputRate_ > 0 ? static_cast<double>(outputRate_) / inputRate_ : 1.0; }
+  // Backend samples to output samples: the resampling and the transform's time stretch.
+  double Scale() const { return (inputRate_ > 0 ? static_cast<double>(outputRate_) / inputRate_ : 1.0) * transform_.timeRatio; }
 
  private:
   void Pass(const std::vector<float>& input) {

@@ -28,7 +28,6 @@ class FlacEncoder : public Encoder {
       throw NativeError(code::kInvalidArgument, "FLAC refuses " + std::to_string(config.sampleRate) + " Hz, " +
                                                     std::to_string(bits_) + " bits: " + state);
     }
-    sink_ = nullptr;  // the metadata written at init waits in headers_ for the first call
   }
   ~FlacEncoder() override { FLAC__stream_encoder_delete(flac_); }
 
@@ -71,8 +70,8 @@ class FlacEncoder : public Encoder {
 
   const int bits_;
   FLAC__StreamEncoder* flac_;
-  std::vector<uint8_t>* sink_ = nullptr;
-  std::vector<uint8_t> headers_;
+  std::vector<uint8_t>* sink_ = nullptr;  // where a call's frames go
+  std::vector<uint8_t> headers_;          // the metadata written at init, for the first call
   std::vector<int32_t> integers_;
 };
 

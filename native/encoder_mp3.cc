@@ -1,7 +1,8 @@
 // MP3 with libmp3lame: constant bit rate, mono, at the PCM's own rate (no resampling by LAME),
 // no Xing/LAME tag (it can only be written once the stream is over, and a stream has been sent
-// by then), no ID3 tag. LAME hands out whole frames; the bit reservoir only borrows room in
-// frames already written, so any run of frames from the start decodes.
+// by then), no ID3 tag. LAME's output may stop inside a frame: only whole frames are handed on,
+// the rest waits for the next call. The bit reservoir only borrows room in frames already
+// written, so any run of whole frames from the start decodes.
 #include <lame/lame.h>
 
 #include <string>
@@ -12,6 +13,20 @@
 
 namespace svc {
 namespace {
+
+// The length in bytes of the layer III frame whose 4-byte header is at `p`, or 0 if it is none.
+size_t FrameLength(const uint8_t* p) {
+  static constexpr int kKbps[2][16] = {{0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 0},
+                                       {0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160, 0}};
+  static constexpr int kRates[4][3] = {{11025, 12000, 8000}, {0, 0, 0}, {22050, 24000, 16000}, {44100, 48000, 32000}};
+  if (p[0] != 0xFF || (p[1] & 0xE0) != 0xE0 || ((p[1] >> 1) & 3) != 1) return 0;
+  const int version = (p[1] >> 3) & 3;  // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
+  const int kbps = kKbps[version == 3 ? 0 : 1][p[2] >> 4];
+  const int rateIndex = (p[2] >> 2) & 3;
+  if (version == 1 || kbps == 0 || rateIndex == 3) return 0;
+  const int samplesPerFrame = version == 3 ? 1152 : 576;
+  return static_cast<size_t>(samplesPerFrame / 8 * kbps * 1000 / kRates[version][rateIndex] + ((p[2] >> 1) & 1));
+}
 
 class Mp3Encoder : public Encoder {
  public:
@@ -43,26 +58,38 @@ class Mp3Encoder : public Encoder {
       input = rounded_.data();
     }
     // LAME's bound for one call: 1.25 x samples + 7200 bytes.
-    const size_t start = out.size();
-    out.resize(start + count + count / 4 + 7200);
-    const int made = lame_encode_buffer_ieee_float(lame_, input, input, static_cast<int>(count), out.data() + start,
-                                                   static_cast<int>(out.size() - start));
+    const size_t start = pending_.size();
+    pending_.resize(start + count + count / 4 + 7200);
+    const int made = lame_encode_buffer_ieee_float(lame_, input, input, static_cast<int>(count), pending_.data() + start,
+                                                   static_cast<int>(pending_.size() - start));
     if (made < 0) throw NativeError(code::kSynthesis, "MP3 encoding failed (LAME error " + std::to_string(made) + ")");
-    out.resize(start + static_cast<size_t>(made));
+    pending_.resize(start + static_cast<size_t>(made));
+    size_t whole = 0;
+    while (whole + 4 <= pending_.size()) {
+      const size_t length = FrameLength(pending_.data() + whole);
+      if (length == 0) throw NativeError(code::kSynthesis, "LAME wrote something that is not an MP3 frame");
+      if (whole + length > pending_.size()) break;
+      whole += length;
+    }
+    out.insert(out.end(), pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(whole));
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(whole));
   }
 
   void Finish(std::vector<uint8_t>& out) override {
-    const size_t start = out.size();
-    out.resize(start + 7200);
-    const int made = lame_encode_flush(lame_, out.data() + start, 7200);
+    const size_t start = pending_.size();
+    pending_.resize(start + 7200);
+    const int made = lame_encode_flush(lame_, pending_.data() + start, 7200);
     if (made < 0) throw NativeError(code::kSynthesis, "MP3 flush failed (LAME error " + std::to_string(made) + ")");
-    out.resize(start + static_cast<size_t>(made));
+    pending_.resize(start + static_cast<size_t>(made));
+    out.insert(out.end(), pending_.begin(), pending_.end());
+    pending_.clear();
   }
 
  private:
   const int bits_;
   lame_t lame_;
   std::vector<float> rounded_;
+  std::vector<uint8_t> pending_;  // LAME's output past the last whole frame
 };
 
 }  // namespace

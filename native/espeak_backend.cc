@@ -166,7 +166,8 @@ bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const s
     currentSession_ = job.session;
   }
   SelectVoiceLocked(name);
-  espeak_SetParameter(espeakRATE, static_cast<int>(std::lround(175.0 * voice.speed)), 0);
+  // Above 450 words a minute espeak-ng speeds up with libsonic; below 80 it reads at 80 (the stream stretches the rest).
+  espeak_SetParameter(espeakRATE, static_cast<int>(std::lround(kEspeakDefaultRate * voice.Rate())), 0);
   espeak_SetParameter(espeakPITCH, EspeakPitch(voice.pitch), 0);
   espeak_ERROR err = espeak_Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, flags, nullptr, &collector);
   if (err != EE_OK) throw std::runtime_error("espeak-ng synthesis failed");

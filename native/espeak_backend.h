@@ -2,12 +2,20 @@
 // callback and static buffers, so every call is serialised (NATIVE.md B3: unlocked use crashes).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 
 #include "backend.h"
 
 namespace svc {
+
+// espeak-ng's default rate and the slowest it reads (espeakRATE_MINIMUM), in words a minute.
+constexpr double kEspeakDefaultRate = 175.0, kEspeakMinimumRate = 80.0;
+
+// How much a time stretch must lengthen espeak-ng's audio for a rate (a multiple of the default)
+// below the slowest it reads: 1 otherwise.
+inline double EspeakStretch(double rate) { return std::max(1.0, kEspeakMinimumRate / (kEspeakDefaultRate * rate)); }
 
 class EspeakBackend : public Backend {
  public:

@@ -119,7 +119,7 @@ bool FliteBackend::Speak(const SpeakJob& job, const VoiceParams& params, const s
 
   cst_utterance* u = new_utterance();
   const float stretch = get_param_float(v->features, "duration_stretch", 1.0f);
-  feat_set_float(u->features, "duration_stretch", static_cast<float>(stretch / params.speed));
+  feat_set_float(u->features, "duration_stretch", static_cast<float>(stretch / params.Rate()));
   if (params.pitch != 1.0) feat_set_float(u->features, "f0_shift", static_cast<float>(params.pitch));
 
   StreamTarget target{&cancelled, &sink, 0, false};

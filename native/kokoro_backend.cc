@@ -208,7 +208,7 @@ bool KokoroModel::SpeakPiece(const SpeakJob& job, const VoiceParams& voice, cons
   for (const Batch& batch : Tokenize(job, espeakVoice)) {
     if (cancelled.load()) return false;
     if (batch.tokens.empty()) continue;
-    RunBatch(batch, style, voice.speed > 0 ? voice.speed : 1.0, out);
+    RunBatch(batch, style, voice.Rate() > 0 ? voice.Rate() : 1.0, out);
   }
   return !cancelled.load();
 }

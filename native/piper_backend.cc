@@ -98,7 +98,7 @@ bool PiperVoice::SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const
   if (wordTokens.empty() || cancelled.load()) return !cancelled.load();
 
   const auto n = static_cast<int64_t>(ids.size());
-  const float lengthScale = static_cast<float>(config_.lengthScale / (voice.speed > 0 ? voice.speed : 1.0));
+  const float lengthScale = static_cast<float>(config_.lengthScale / (voice.Rate() > 0 ? voice.Rate() : 1.0));
   std::vector<Tensor> inputs = {
       Tensor::Int64("input", {1, n}, ids),
       Tensor::Int64("input_lengths", {1}, {n}),

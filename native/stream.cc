@@ -192,6 +192,7 @@ namespace {
 // What the native side accepts, whatever a VoiceStore or a caller hands it: values outside these
 // make the backends spin, crash or allocate without bound.
 constexpr double kMinSpeed = 0.25, kMaxSpeed = 4.0;  // espeak's rate spans 80..450 words/min around 175
+constexpr double kMinRequestSpeed = 0.5, kMaxRequestSpeed = 2.0;  // the request's `speed` (lib/schemas.ts)
 constexpr double kMinPitch = 0.25, kMaxPitch = 4.0;
 constexpr double kMinRate = 8000, kMaxRate = 48000;
 constexpr double kMaxQueueCapacity = 64;
@@ -338,9 +339,12 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->pool = backend == "espeak" ? &WorkerPool::Espeak() : &WorkerPool::Instance();
     state_->config.voice.voice = RequireString(plan, "plan", "voice", kMaxNameBytes);
     state_->config.voice.speed = RequireNumber(plan, "plan", "speed", 1.0, kMinSpeed, kMaxSpeed);
+    state_->config.voice.requestSpeed = RequireNumber(plan, "plan", "requestSpeed", 1.0, kMinRequestSpeed, kMaxRequestSpeed);
     state_->config.voice.pitch = RequireNumber(plan, "plan", "pitch", 1.0, kMinPitch, kMaxPitch);
     // Voice-cloning hook: a cloned voice's transform (pitch and formant scale) for every piece.
     if (plan.Get("transform").IsObject()) state_->config.transform = ParseVoiceTransform(plan.Get("transform").As<Napi::Object>());
+    // espeak-ng reads no slower than 80 words a minute: a slower rate stretches its audio the rest of the way.
+    if (backend == "espeak") state_->config.transform.timeRatio = EspeakStretch(state_->config.voice.Rate());
     state_->config.outputRate = static_cast<int>(RequireNumber(plan, "plan", "sampleRate", 44100, kMinRate, kMaxRate, true));
     state_->config.encoding = ParseEncoding(RequireString(plan, "plan", "encoding", kMaxNameBytes));
     state_->capacity = static_cast<size_t>(RequireNumber(plan, "plan", "queueCapacity", 2, 1, kMaxQueueCapacity, true));

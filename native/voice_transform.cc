@@ -5,6 +5,7 @@
 #include "errors.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace svc {
@@ -13,11 +14,12 @@ void ApplyVoiceTransform(const VoiceTransformParams& params, int sampleRate, std
   if (params.IsIdentity() || samples.empty()) return;
   using RB = RubberBand::RubberBandStretcher;
   // Offline mode sees the whole piece first (study), so the output is aligned with the input and
-  // exactly as long; the R3 ("finer") engine is the one that scales formants independently of pitch.
+  // exactly timeRatio times as long; the R3 ("finer") engine is the one that scales formants
+  // independently of pitch.
   RB stretcher(static_cast<size_t>(sampleRate), 1,
                RB::OptionProcessOffline | RB::OptionEngineFiner | RB::OptionFormantPreserved |
                    RB::OptionPitchHighQuality | RB::OptionChannelsTogether,
-               1.0, params.pitchScale);
+               params.timeRatio, params.pitchScale);
   stretcher.setFormantScale(params.formantScale / params.pitchScale);
   constexpr size_t kBlock = 4096;
   stretcher.setExpectedInputDuration(samples.size());
@@ -26,8 +28,9 @@ void ApplyVoiceTransform(const VoiceTransformParams& params, int sampleRate, std
     const float* in = samples.data() + at;
     stretcher.study(&in, std::min(kBlock, samples.size() - at), at + kBlock >= samples.size());
   }
+  const auto length = static_cast<size_t>(std::llround(static_cast<double>(samples.size()) * params.timeRatio));
   std::vector<float> out;
-  out.reserve(samples.size());
+  out.reserve(length);
   std::vector<float> block(kBlock);
   auto drain = [&] {
     for (int available; (available = stretcher.available()) > 0;) {
@@ -42,7 +45,7 @@ void ApplyVoiceTransform(const VoiceTransformParams& params, int sampleRate, std
     drain();
   }
   drain();
-  out.resize(samples.size(), 0.0f);  // offline output is exactly as long; guard rounding anyway
+  out.resize(length, 0.0f);  // offline output has that length; guard rounding anyway
   samples.swap(out);
 }
 

@@ -1,5 +1,5 @@
-// A voice transform for any backend's audio: pitch and formant (spectral envelope) scaling with
-// Rubber Band's R3 engine, length-preserving so word timings stay where they were.
+// A voice transform for any backend's audio: pitch and formant (spectral envelope) scaling, and a
+// time stretch where a backend cannot speak slowly enough, with Rubber Band's R3 engine.
 #pragma once
 
 #include <napi.h>
@@ -11,12 +11,13 @@ namespace svc {
 struct VoiceTransformParams {
   double pitchScale = 1.0;    // 2.0 is an octave up; the formants stay unless formantScale moves them
   double formantScale = 1.0;  // above 1 moves the spectral envelope up (a shorter vocal tract)
+  double timeRatio = 1.0;     // output length over input length: above 1 is slower, at the same pitch
 
-  bool IsIdentity() const { return pitchScale == 1.0 && formantScale == 1.0; }
+  bool IsIdentity() const { return pitchScale == 1.0 && formantScale == 1.0 && timeRatio == 1.0; }
 };
 
-// Transforms one complete piece of mono audio in place; the length is unchanged. Thread-safe:
-// every call has its own stretcher, so it runs on any pool thread.
+// Transforms one complete piece of mono audio in place; its length becomes round(length x
+// timeRatio). Thread-safe: every call has its own stretcher, so it runs on any pool thread.
 void ApplyVoiceTransform(const VoiceTransformParams& params, int sampleRate, std::vector<float>& samples);
 
 // Reads { pitchScale, formantScale } (each 0.25..4) on the main thread; throws NativeError

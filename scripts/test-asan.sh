@@ -11,4 +11,5 @@ SVC_TTS_NATIVE_BINDING="$PWD/build-asan/Release/svc_tts.node" \
 LD_PRELOAD="$(gcc -print-file-name=libasan.so)" \
 ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
   npx vitest run test/hardening/cases-native.test.ts test/streaming.test.ts test/teardown.test.ts \
-    test/audio-formats.test.ts test/timestamps.test.ts test/markup-audio.test.ts "$@"
+    test/audio-formats.test.ts test/timestamps.test.ts test/markup-audio.test.ts \
+    test/compressed-audio.test.ts test/hardening/encoder-boundary.test.ts "$@"

@@ -3,14 +3,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ENCODINGS, SAMPLE_RATES, type Encoding } from '../lib/index.js'
+import { ENCODINGS, SAMPLE_RATES, type Encoding, type OutputFormatRequest, type SynthesisRequest } from '../lib/index.js'
 import { decodeWav, s16 } from './helpers/audio.js'
 import { collect, joinChunks, testEngine, voiceId } from './helpers/engine.js'
 
 const WIDTH: Record<Encoding, number> = { pcm_s16le: 2, pcm_f32le: 4, pcm_mulaw: 1, pcm_alaw: 1 }
 const FORMAT_TAG: Record<Encoding, number> = { pcm_s16le: 1, pcm_f32le: 3, pcm_alaw: 6, pcm_mulaw: 7 }
 // kal16 is flite's diphone voice: deterministic, 16 kHz, so sample counts are exactly predictable.
-const request = (output_format: object) => ({
+const request = (output_format: OutputFormatRequest): SynthesisRequest => ({
   model_id: 'svc_pro_v1.0',
   transcript: 'The birch canoe slid. Glue the sheet to the dark blue background. It is easy to tell.',
   voice: { mode: 'id', id: voiceId('Kal') },

@@ -4,17 +4,20 @@
  * decode to the same samples; bad combinations are refused with FORMAT_NOT_RECOGNIZED.
  */
 import { describe, expect, it } from 'vitest'
-import { COMPRESSED_CONTAINERS, SAMPLE_RATES, TtsError, type OutputFormat } from '../lib/index.js'
+import { COMPRESSED_CONTAINERS, SAMPLE_RATES, TtsError, type OutputFormat, type OutputFormatRequest, type SynthesisRequest } from '../lib/index.js'
+import { mp3BitRates, OPUS_BIT_RATE_RANGE } from '../lib/audio/format.js'
+import { loadNative } from '../lib/native.js'
 import { s16 } from './helpers/audio.js'
-import { ffmpegDecode, levelDb } from './helpers/decode.js'
+import { ffmpegDecode, levelDb, unitStarts } from './helpers/decode.js'
 import { collect, testEngine, voiceId } from './helpers/engine.js'
 
 // kal16 is flite's diphone voice: deterministic, so each request gives the same samples.
-const request = (output_format: object, transcript = 'The birch canoe slid. Glue the sheet to the dark blue background.') => ({
+// Some formats here are refused on purpose: the cast lets them reach the run-time check.
+const request = (output_format: object, transcript = 'The birch canoe slid. Glue the sheet to the dark blue background.'): SynthesisRequest => ({
   model_id: 'svc_pro_v1.0',
   transcript,
   voice: { mode: 'id', id: voiceId('Kal') },
-  output_format,
+  output_format: output_format as OutputFormatRequest,
 })
 const LONG = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background. It is easy to tell the depth of a well. These days a chicken leg is a rare dish.'
 const MP3_FRAME = (rate: number) => (rate >= 32000 ? 1152 : 576)
@@ -80,6 +83,14 @@ describe('compressed audio', async () => {
       const format = { container, sample_rate: 24000 }
       const chunks = (await collect(engine.stream(request(format, LONG)))).filter((c) => c.length > 0)
       expect(chunks.length).toBeGreaterThan(3)
+      // Every chunk ends where an MP3 frame or Ogg page ends; FLAC chunks after the headers start with a frame's sync code.
+      const ends = chunks.map((_, i) => Buffer.concat(chunks.slice(0, i + 1)).length)
+      if (container !== 'flac') {
+        const starts = unitStarts(Buffer.concat(chunks), container)
+        for (const end of ends) expect(starts.has(end), `chunk end at byte ${end}`).toBe(true)
+      } else {
+        for (const chunk of chunks.slice(1)) expect([chunk[0], chunk[1]! & 0xfe]).toEqual([0xff, 0xf8])
+      }
       let previous = -1
       for (let cut = 1; cut <= chunks.length; cut++) {
         const decoded = ffmpegDecode(Buffer.concat(chunks.slice(0, cut)), container)
@@ -154,6 +165,7 @@ describe('compressed audio', async () => {
     ['an MP3 bit rate that is not a standard one', { container: 'mp3', bit_rate: 100000 }, 'bit_rate'],
     ['an MPEG-1 rate at 16 kHz', { container: 'mp3', sample_rate: 16000, bit_rate: 320000 }, 'bit_rate'],
     ['an MPEG-2 rate at 44.1 kHz', { container: 'mp3', sample_rate: 44100, bit_rate: 8000 }, 'bit_rate'],
+    ['more than 64 kb/s of MP3 at 8 kHz (MPEG-2.5)', { container: 'mp3', sample_rate: 8000, bit_rate: 80000 }, 'bit_rate'],
     ['Opus below 6 kb/s', { container: 'ogg', bit_rate: 5000 }, 'bit_rate'],
     ['Opus above 510 kb/s', { container: 'ogg', bit_rate: 600000 }, 'bit_rate'],
     ['a fractional bit_rate', { container: 'mp3', bit_rate: 64000.5 }, 'bit_rate'],
@@ -172,6 +184,25 @@ describe('compressed audio', async () => {
       }
     })
   }
+
+  it('every bit rate the schema takes, the encoders take', async () => {
+    const native = loadNative()
+    const tenthOfASecond = (rate: number) => Buffer.alloc((rate / 10) * 4)
+    for (const rate of SAMPLE_RATES) {
+      for (const bitRate of mp3BitRates(rate)) {
+        const encoder = new native.AudioEncoder({ codec: 'mp3', sampleRate: rate, bitsPerSample: 16, bitRate })
+        await encoder.encode(tenthOfASecond(rate))
+        expect((await encoder.finish()).length, `${rate} Hz ${bitRate} bits/s`).toBeGreaterThan(0)
+      }
+    }
+    for (const rate of OPUS_RATES) {
+      for (const bitRate of [OPUS_BIT_RATE_RANGE.min, OPUS_BIT_RATE_RANGE.max]) {
+        const encoder = new native.AudioEncoder({ codec: 'opus', sampleRate: rate, bitsPerSample: 24, bitRate })
+        await encoder.encode(tenthOfASecond(rate))
+        expect((await encoder.finish()).length, `Opus ${rate} Hz ${bitRate} bits/s`).toBeGreaterThan(0)
+      }
+    }
+  })
 
   it('fills in the bit rate a lossy container gets by default, and none for the others', async () => {
     const { parseOutputFormat } = await import('../lib/index.js')

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createEngine, TtsError } from '../lib/index.js'
+import { createEngine, TtsError, type SynthesisRequest } from '../lib/index.js'
 import { testEngine, voiceId } from './helpers/engine.js'
 
-const valid = { model_id: 'svc_flash_v1.5', transcript: 'Hello.', voice: { mode: 'id', id: voiceId('Sarah') } }
+const valid: SynthesisRequest = { model_id: 'svc_flash_v1.5', transcript: 'Hello.', voice: { mode: 'id', id: voiceId('Sarah') } }
 
 async function failure(promise: Promise<unknown>): Promise<TtsError> {
   const error = await promise.then(
@@ -33,14 +33,15 @@ describe('request errors carry stable codes and HTTP statuses', async () => {
   ]
   for (const [what, request, code, status] of cases) {
     it(`${what}: ${status} ${code}`, async () => {
-      for (const call of [engine.synthesize(request), engine.synthesizeWithTimestamps(request)]) {
+      // Requests as JavaScript (or `as any`) callers send them: checked at run time.
+      for (const call of [engine.synthesize(request as never), engine.synthesizeWithTimestamps(request as never)]) {
         const error = await failure(call)
         expect(error.code).toBe(code)
         expect(error.status).toBe(status)
         expect(error.message.length).toBeGreaterThan(10)
       }
       const streamError = await failure((async () => {
-        for await (const _ of engine.stream(request)) void _
+        for await (const _ of engine.stream(request as never)) void _
       })())
       expect(streamError.code).toBe(code)
     })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LANGUAGES, type Language } from '../lib/index.js'
+import { LANGUAGES, type Language, type SynthesisRequest } from '../lib/index.js'
 import { decodeWav, rms, s16 } from './helpers/audio.js'
 import { firstVoiceOf, testEngine } from './helpers/engine.js'
 
@@ -26,7 +26,7 @@ describe('every language of svc_flash_v1.0 speaks with its default voice', async
   const engine = await testEngine()
   for (const language of LANGUAGES) {
     it(`${language}: ${SENTENCES[language]}`, async () => {
-      const request = {
+      const request: SynthesisRequest = {
         model_id: 'svc_flash_v1.0',
         transcript: SENTENCES[language],
         voice: { mode: 'id', id: firstVoiceOf(language) },

@@ -32,10 +32,11 @@ const graph = new Map(sourceFiles(lib).map((file) => [relative(root, file), impo
 // Higher layers may import lower ones, never the reverse. Files not named here are base modules
 // (errors, abortable, call-scope) that any layer may use.
 function layerOf(file: string): number {
-  if (file === 'lib/cli.ts' || file.startsWith('lib/cli/') || file === 'lib/index.ts') return 6
+  // Entry points: the CLI, the package root and its svc-tts/schemas subpath.
+  if (file === 'lib/cli.ts' || file.startsWith('lib/cli/') || file === 'lib/index.ts' || file === 'lib/public-schemas.ts') return 6
   if (file.startsWith('lib/server/')) return 5
   if (file.startsWith('lib/realtime/')) return 4
-  if (file === 'lib/engine.ts' || file === 'lib/session.ts') return 3
+  if (['lib/engine.ts', 'lib/session.ts', 'lib/encoded-session.ts'].includes(file)) return 3
   if (/^lib\/(text|voices|neural|audio)\//.test(file)) return 2
   if (['lib/schemas.ts', 'lib/models.ts', 'lib/alignment.ts'].includes(file)) return 2
   if (file === 'lib/native.ts') return 1

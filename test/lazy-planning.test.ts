@@ -4,12 +4,12 @@
  * the same TtsError as before, while one-shot calls still reject without audio.
  */
 import { describe, expect, it } from 'vitest'
-import { createEngine, TtsError, type SpeechChunk } from '../lib/index.js'
+import { createEngine, TtsError, type SpeechChunk, type SynthesisRequest } from '../lib/index.js'
 import { SpeechPlanner } from '../lib/text/index.js'
 import { testEngine, voiceId } from './helpers/engine.js'
 
 const SENTENCE = 'The birch canoe slid on the smooth planks. '
-const sarah = (transcript: string) => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') }, output_format: { container: 'raw', sample_rate: 16000 } })
+const sarah = (transcript: string): SynthesisRequest => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') }, output_format: { container: 'raw', sample_rate: 16000 } })
 
 /** Reads a stream to its end or its error: the chunks that came, and what was thrown. */
 async function readAll(stream: AsyncIterable<SpeechChunk>): Promise<{ chunks: SpeechChunk[]; error: unknown }> {

@@ -32,7 +32,7 @@ describe('markup in the audio', async () => {
   const engine = await testEngine()
 
   for (const [model, voice] of [['svc_flash_v1.5', 'Sarah'], ['svc_pro_v1.0', 'Richard']] as const) {
-    for (const rate of [8000, 44100]) {
+    for (const rate of [8000, 44100] as const) {
       it(`${model} at ${rate} Hz: a 500 ms break is 500 ms of digital silence where it was asked for`, async () => {
         const { audio_base64, alignment } = await engine.synthesizeWithTimestamps({
           model_id: model,
@@ -63,7 +63,7 @@ describe('markup in the audio', async () => {
     expect(runs.map(([a, b]) => b - a)).toEqual([8000])
   })
 
-  for (const model of ['svc_flash_v1.5', 'svc_pro_v1.0']) {
+  for (const model of ['svc_flash_v1.5', 'svc_pro_v1.0'] as const) {
     it(`${model}: <digits> gives one timed word per digit`, async () => {
       const { audio_base64, alignment } = await engine.synthesizeWithTimestamps({
         model_id: model,
@@ -106,7 +106,7 @@ describe('markup in the audio', async () => {
   })
 
   it('a phonemes override is a timed word in the audio (flite and espeak-ng)', async () => {
-    for (const model of ['svc_pro_v1.0', 'svc_flash_v1.5']) {
+    for (const model of ['svc_pro_v1.0', 'svc_flash_v1.5'] as const) {
       const { alignment } = await engine.synthesizeWithTimestamps({
         model_id: model,
         transcript: 'I say <phonemes>təˈmɑːtəʊ</phonemes> every day.',

@@ -3,7 +3,7 @@
  * equals a direct ONNX Runtime run of the same model on the ids Piper's and Kokoro's rules give.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEngine, packVoiceId, type Engine } from '../lib/index.js'
+import { createEngine, packVoiceId, type Engine, type SampleRate } from '../lib/index.js'
 import { loadNative } from '../lib/native.js'
 import { collect, voiceId } from './helpers/engine.js'
 import { worstEventLoopLag } from './helpers/event-loop.js'
@@ -11,7 +11,7 @@ import {
   as16Bit, f32, float32, int64, KOKORO_TIMESTAMPED, kokoroIds, maxAbsDifference, PIPER, PIPER_MULTI, piperConfig, piperIds, rawRun, styleRow,
 } from './neural/fixtures.js'
 
-let engine: Engine
+let engine: Engine<string>
 const warnings: string[] = []
 
 beforeAll(async () => {
@@ -32,7 +32,7 @@ function pack(id: string) {
   return model.pack
 }
 
-async function f32Audio(model: string, transcript: string, voice: string, sampleRate: number): Promise<Float32Array> {
+async function f32Audio(model: string, transcript: string, voice: string, sampleRate: SampleRate): Promise<Float32Array> {
   const audio = await engine.synthesize({
     model_id: model, transcript, voice: { mode: 'id', id: voice },
     output_format: { container: 'raw', encoding: 'pcm_f32le', sample_rate: sampleRate },
@@ -234,7 +234,7 @@ describe('packs in the engine', () => {
   it('keep the event loop free while neural streams run on the pool', async () => {
     const text = Array.from({ length: 10 }, (_, i) => `Sentence number ${i + 1} is spoken now.`).join(' ')
     const { result, worstLagMs } = await worstEventLoopLag(() =>
-      Promise.all(['svc_pro_v1.0', 'svc_flash_v1.5'].map(async (model) => {
+      Promise.all((['svc_pro_v1.0', 'svc_flash_v1.5'] as const).map(async (model) => {
         let samples = 0
         for await (const chunk of engine.speak({ model_id: model, transcript: text, voice: { mode: 'id', id: voiceId('Sarah') } })) samples += chunk.samples
         return samples

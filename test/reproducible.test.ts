@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { PREDEFINED_VOICES } from '../lib/index.js'
+import { PREDEFINED_VOICES, type SynthesisRequest } from '../lib/index.js'
 import { decodeWav } from './helpers/audio.js'
 import { collect, testEngine } from './helpers/engine.js'
 
@@ -17,7 +17,7 @@ describe('reproducible output (flite voices)', async () => {
   const engine = await testEngine()
   const scratch = await mkdtemp(path.join(tmpdir(), 'svc-tts-cli-'))
   afterAll(() => rm(scratch, { recursive: true, force: true }))
-  const request = (voice: (typeof FLITE_VOICES)[number], transcript: string) => ({
+  const request = (voice: (typeof FLITE_VOICES)[number], transcript: string): SynthesisRequest => ({
     model_id: 'svc_pro_v1.0',
     transcript,
     voice: { mode: 'id', id: voice.record.voice_id },

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { TtsError } from '../lib/index.js'
+import { TtsError, type SynthesisRequest } from '../lib/index.js'
 import { decodeWav, s16 } from './helpers/audio.js'
 import { collect, joinChunks, testEngine, voiceId } from './helpers/engine.js'
 import { worstEventLoopLag } from './helpers/event-loop.js'
@@ -13,7 +13,7 @@ const SENTENCES = [
   'Rice is often served in round bowls.',
 ]
 const longText = (sentences: number) => Array.from({ length: sentences }, (_, i) => SENTENCES[i % SENTENCES.length]).join(' ')
-const flash = (transcript: string) => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') } })
+const flash = (transcript: string): SynthesisRequest => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') } })
 
 async function waitUntil(condition: () => boolean, ms = 2000): Promise<boolean> {
   const deadline = Date.now() + ms
@@ -28,7 +28,7 @@ describe('streaming', async () => {
   const engine = await testEngine()
 
   it('flite runs on several threads at once without a lock: concurrent kal16 output equals serial output', async () => {
-    const requests = SENTENCES.map((transcript) => ({ model_id: 'svc_pro_v1.0', transcript: transcript.repeat(3), voice: { mode: 'id', id: voiceId('Kal') } }))
+    const requests = SENTENCES.map((transcript): SynthesisRequest => ({ model_id: 'svc_pro_v1.0', transcript: transcript.repeat(3), voice: { mode: 'id', id: voiceId('Kal') } }))
     const serial: Buffer[] = []
     for (const request of requests) serial.push(await engine.synthesize(request))
     for (let round = 0; round < 3; round++) {
@@ -37,7 +37,7 @@ describe('streaming', async () => {
     }
   })
 
-  for (const model of ['svc_pro_v1.0', 'svc_flash_v1.5']) {
+  for (const model of ['svc_pro_v1.0', 'svc_flash_v1.5'] as const) {
     it(`${model}: a clause too long for one chunk is cut between words and joins without a pause`, async () => {
       const clause = Array.from({ length: 6 }, () => 'the birch canoe slid on the smooth planks').join(' and ')
       const chunks = joinChunks(await collect(engine.speak({ ...flash(`${clause}.`), model_id: model, output_format: { sample_rate: 16000 } })))

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { decodeWav, rms, s16, zeroRuns } from './helpers/audio.js'
 import { testEngine, voiceId } from './helpers/engine.js'
+import type { SynthesisRequest } from '../lib/index.js'
 
 const RATE = 16000
 const TRANSCRIPT = "Hello world, this is a test.<break time='1s'/> Timestamps follow the audio closely."
 
 describe('word timestamps', async () => {
   const engine = await testEngine()
-  for (const model of ['svc_flash_v1.5', 'svc_pro_v1.0']) {
+  for (const model of ['svc_flash_v1.5', 'svc_pro_v1.0'] as const) {
     it(`${model}: one entry per word, in order, inside the audio, matching silence and speech`, async () => {
       const { audio_base64, alignment } = await engine.synthesizeWithTimestamps({
         model_id: model,
@@ -52,7 +53,7 @@ describe('word timestamps', async () => {
   }
 
   it('streamed chunks carry the same words as the one-shot alignment', async () => {
-    const request = { model_id: 'svc_pro_v1.0', transcript: TRANSCRIPT, voice: { mode: 'id', id: voiceId('Kal') } }
+    const request: SynthesisRequest = { model_id: 'svc_pro_v1.0', transcript: TRANSCRIPT, voice: { mode: 'id', id: voiceId('Kal') } }
     const streamed: string[] = []
     for await (const chunk of engine.speak(request)) streamed.push(...chunk.words.map((w) => w.text))
     const { alignment } = await engine.synthesizeWithTimestamps(request)

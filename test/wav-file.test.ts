@@ -3,12 +3,12 @@ import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fixWavSizes, writeWavFile, type Encoding } from '../lib/index.js'
+import { fixWavSizes, writeWavFile, type Encoding, type SynthesisRequest } from '../lib/index.js'
 import { decodeWav } from './helpers/audio.js'
 import { collect, testEngine, voiceId } from './helpers/engine.js'
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'svc-tts-wav-file-'))
-const request = (encoding: Encoding) => ({
+const request = (encoding: Encoding): SynthesisRequest => ({
   model_id: 'svc_pro_v1.0',
   transcript: 'The birch canoe slid. Glue the sheet to the dark blue background.',
   voice: { mode: 'id', id: voiceId('Kal') },

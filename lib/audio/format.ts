@@ -12,17 +12,18 @@ export const COMPRESSED_ENCODINGS = ['pcm_s16le', 'pcm_f32le'] as const
 export type Encoding = (typeof ENCODINGS)[number]
 export type Container = (typeof CONTAINERS)[number]
 export type CompressedContainer = (typeof COMPRESSED_CONTAINERS)[number]
+export type SampleRate = (typeof SAMPLE_RATES)[number]
 
 export interface OutputFormat {
   container: Container
   encoding: Encoding
-  sample_rate: number
+  sample_rate: SampleRate
   /** mp3 and ogg only: the encoder's bit rate in bits per second (a default when not asked). */
   bit_rate?: number
 }
 
-export function isCompressed(container: Container): container is CompressedContainer {
-  return (COMPRESSED_CONTAINERS as readonly string[]).includes(container)
+export function isCompressed<F extends { container: Container }>(format: F): format is F & { container: CompressedContainer } {
+  return (COMPRESSED_CONTAINERS as readonly string[]).includes(format.container)
 }
 
 /** The media type of each container, for HTTP answers. */
@@ -34,12 +35,16 @@ export const CONTENT_TYPES: Record<Container, string> = {
   flac: 'audio/flac',
 }
 
-/** MP3 (layer III) bit rates: MPEG-1 at 32 kHz and up, MPEG-2 and 2.5 below (LAME takes exactly these). */
+/**
+ * MP3 (layer III) bit rates: MPEG-1 at 32 kHz and up, MPEG-2 at 16 to 24 kHz, MPEG-2.5 below,
+ * where LAME stops at 64 kb/s. LAME takes exactly these.
+ */
 const MP3_BIT_RATES_MPEG1 = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320].map((k) => k * 1000)
 const MP3_BIT_RATES_MPEG2 = [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160].map((k) => k * 1000)
+const MP3_BIT_RATES_MPEG25 = MP3_BIT_RATES_MPEG2.filter((rate) => rate <= 64000)
 
 export function mp3BitRates(sampleRate: number): readonly number[] {
-  return sampleRate >= 32000 ? MP3_BIT_RATES_MPEG1 : MP3_BIT_RATES_MPEG2
+  return sampleRate >= 32000 ? MP3_BIT_RATES_MPEG1 : sampleRate >= 16000 ? MP3_BIT_RATES_MPEG2 : MP3_BIT_RATES_MPEG25
 }
 
 /** libopus takes 500 to 512 000 bits/s; below 6 kb/s nothing intelligible is left of speech. */

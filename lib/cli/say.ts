@@ -4,7 +4,7 @@ import { isCompressed, pcmRate, wavHeader, type Container, type OutputFormat } f
 import { fixWavSizes } from '../audio/wav-file.js'
 import type { Engine, SpeechChunk } from '../engine.js'
 import { TtsError } from '../errors.js'
-import { parseOutputFormat } from '../schemas.js'
+import { parseOutputFormat, parseWith, sessionRequestSchema, SYNTHESIS_FIELD_CODES } from '../schemas.js'
 import type { Language } from '../text/types.js'
 import { defaultVoiceFor, PREDEFINED_VOICES } from '../voices/predefined.js'
 import { fileDestination, playerDestination, stdoutDestination, type AudioDestination } from './destinations.js'
@@ -25,6 +25,7 @@ export interface SayOptions {
   language?: string
   encoding?: string
   sampleRate?: string
+  speed?: string
   signal: AbortSignal
 }
 
@@ -40,24 +41,28 @@ function pickVoice(voice: string | undefined, language: Language): string {
   return byName ? byName.record.voice_id : voice
 }
 
-/** The synthesis request without its transcript. WAV is asked for as raw PCM: the CLI writes the header itself. */
+/**
+ * The synthesis request without its transcript. WAV is asked for as raw PCM: the CLI writes the
+ * header itself. The options are strings: the request schema checks and types them.
+ */
 function requestFor(options: SayOptions, format: Container) {
   const voiceId = pickVoice(options.voice, (options.language ?? 'en') as Language)
   const voiceLanguage = PREDEFINED_VOICES.find((v) => v.record.voice_id === voiceId)?.record.language
   const language = options.language ?? voiceLanguage ?? 'en'
   const bitRate = parseBitRate(options.bitRate, format)
-  const container: Container = isCompressed(format) ? format : 'raw'
-  return {
+  const container: Container = isCompressed({ container: format }) ? format : 'raw'
+  return parseWith(sessionRequestSchema, {
     model_id: options.model ?? (language === 'en' ? 'svc_pro_v1.0' : 'svc_flash_v1.0'),
     voice: { mode: 'id', id: voiceId },
     ...(options.language && { language: options.language }),
+    ...(options.speed !== undefined && { speed: Number(options.speed) }),
     output_format: {
       container,
       ...(options.encoding && { encoding: options.encoding }),
       ...(options.sampleRate && { sample_rate: Number(options.sampleRate) }),
       ...(bitRate !== undefined && { bit_rate: bitRate }),
     },
-  }
+  }, 'request', SYNTHESIS_FIELD_CODES)
 }
 
 /** Checks where the audio is to go; the player `--play` asks for, found on PATH (PLAYER_NOT_FOUND before any work). */
@@ -66,7 +71,7 @@ function checkDestinations(options: SayOptions, format: Container, pcm: OutputFo
   if (options.out === '-' && terminal.stdout.isTTY) {
     throw usageError('--out - would print audio on the terminal: redirect stdout (> speech.wav), pipe it, or use --out FILE or --play')
   }
-  if (options.play && isCompressed(format)) {
+  if (options.play && isCompressed({ container: format })) {
     throw usageError(`--play takes PCM: write ${format} to a file without --play, or play a .wav or .raw output`)
   }
   return options.play ? findPlayer(pcm) : undefined
@@ -94,7 +99,7 @@ function destinationsFor(
 }
 
 /** The speech of the text, and how much of the text it has reached. */
-async function* speech(engine: Engine, request: ReturnType<typeof requestFor>, text: TextSource, position: TextPosition, signal: AbortSignal): AsyncGenerator<SpeechChunk> {
+async function* speech(engine: Engine<string>, request: ReturnType<typeof requestFor>, text: TextSource, position: TextPosition, signal: AbortSignal): AsyncGenerator<SpeechChunk> {
   if (text.kind === 'whole') {
     position.append(text.text)
     position.complete()
@@ -128,7 +133,7 @@ export async function say(startEngine: () => Promise<Engine>, text: TextSource, 
   const format = chooseFormat(options.out, options.format)
   const request = requestFor(options, format)
   // The PCM the engine makes (validated here as the engine would, for the WAV header and the durations).
-  const { encoding, sample_rate } = request.output_format
+  const { encoding, sample_rate } = request.output_format ?? {}
   const pcm = parseOutputFormat({ encoding, sample_rate }, 'raw')
   const player = checkDestinations(options, format, pcm, terminal)
   const engine = await startEngine()
@@ -136,7 +141,7 @@ export async function say(startEngine: () => Promise<Engine>, text: TextSource, 
     const started = performance.now()
     const position = new TextPosition()
     // Samples count at the rate the speech is synthesised at (Opus at 44.1 kHz is made at 48 kHz).
-    const rate = pcmRate({ container: request.output_format.container, sample_rate: pcm.sample_rate })
+    const rate = pcmRate({ container: format, sample_rate: pcm.sample_rate })
     let samples = 0
     const destinations = destinationsFor(options, format, pcm, player, terminal, () => samples)
     const long = text.kind === 'stream' || text.text.length >= LONG_TEXT_CHARS

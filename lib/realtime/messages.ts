@@ -5,7 +5,8 @@
 import { z } from 'zod'
 import type { Alignment } from '../alignment.js'
 import { TtsError, type ErrorCode } from '../errors.js'
-import { parseWith, synthesisRequestSchema } from '../schemas.js'
+import { parseWith, speedSchema, SYNTHESIS_FIELD_CODES, synthesisRequestSchema, voiceSelectorSchema } from '../schemas.js'
+import { languageSchema } from '../voices/schemas.js'
 
 /** The context a message without `context_id` addresses, and the id its events carry. */
 export const DEFAULT_CONTEXT_ID = 'default'
@@ -17,10 +18,12 @@ export const initializeConnectionSchema = synthesisRequestSchema.omit({ transcri
   add_timestamps: z.boolean().optional(),
 })
 
+/** What a context's text message may change for its generation (re-initialising it). */
 const overrides = {
   model_id: z.string().min(1).optional(),
-  voice: z.object({ mode: z.literal('id'), id: z.string().min(1) }).optional(),
-  language: z.string().min(1).optional(),
+  voice: voiceSelectorSchema.optional(),
+  language: languageSchema.optional(),
+  speed: speedSchema.optional(),
 }
 
 /** initializeContext and sendText: both carry a transcript; a context that is not active is initialised by it. */
@@ -88,9 +91,9 @@ export function parseClientMessage(text: string): ClientMessage {
   if (fields.terminate === true || (fields.text === '' && !('transcript' in fields))) return { kind: 'closeConnection' }
   if (fields.close_context !== undefined) return { kind: 'closeContext', message: parseWith(closeContextSchema, fields, 'closeContext message') }
   if (fields.cancel !== undefined) return { kind: 'cancel', message: parseWith(cancelContextSchema, fields, 'cancel message') }
-  if ('transcript' in fields) return { kind: 'text', message: parseWith(textMessageSchema, fields, 'text message') }
+  if ('transcript' in fields) return { kind: 'text', message: parseWith(textMessageSchema, fields, 'text message', SYNTHESIS_FIELD_CODES) }
   if ('model_id' in fields || 'voice' in fields) {
-    return { kind: 'initializeConnection', message: parseWith(initializeConnectionSchema, fields, 'initializeConnection message') }
+    return { kind: 'initializeConnection', message: parseWith(initializeConnectionSchema, fields, 'initializeConnection message', SYNTHESIS_FIELD_CODES) }
   }
   throw new TtsError('INVALID_MESSAGE', 'unrecognised message: expected initializeConnection, a transcript, close_context, cancel, or terminate')
 }

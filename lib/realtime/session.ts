@@ -8,7 +8,7 @@
 import { EventEmitter } from 'node:events'
 import type { Engine, SpeechChunk, SpeechSession } from '../engine.js'
 import { TtsError, isTtsError } from '../errors.js'
-import { parseOutputFormat, type SynthesisRequest } from '../schemas.js'
+import { parseOutputFormat, type SessionRequest as EngineSessionRequest } from '../schemas.js'
 import {
   DEFAULT_CONTEXT_ID,
   parseClientMessage,
@@ -22,7 +22,7 @@ import {
 } from './messages.js'
 
 /** A synthesis request without its transcript: what a context generation speaks with. */
-export type SessionRequest = Omit<SynthesisRequest, 'transcript'>
+export type SessionRequest = Omit<EngineSessionRequest<string>, 'transcript'>
 
 export interface RealtimeLimits {
   /** Live contexts on one connection (default 64). */
@@ -46,7 +46,8 @@ export interface RealtimeHooks {
 }
 
 export interface RealtimeSessionOptions extends RealtimeHooks {
-  engine: Engine
+  /** Any model id: the client's requests are checked at run time. */
+  engine: Engine<string>
   limits?: Partial<RealtimeLimits>
 }
 
@@ -119,7 +120,7 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
     const connection = this.requireConnection()
     const id = message.context_id ?? DEFAULT_CONTEXT_ID
     const current = this.contexts.get(id)
-    const overrides = message.voice !== undefined || message.model_id !== undefined || message.language !== undefined
+    const overrides = message.voice !== undefined || message.model_id !== undefined || message.language !== undefined || message.speed !== undefined
     if (!current || current.closing || overrides) {
       await this.initializeContext(id, connection, message)
       return
@@ -192,6 +193,7 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
       ...(message.model_id !== undefined && { model_id: message.model_id }),
       ...(message.voice !== undefined && { voice: message.voice }),
       ...(message.language !== undefined && { language: message.language }),
+      ...(message.speed !== undefined && { speed: message.speed }),
     }
     let speech: SpeechSession
     try {
@@ -235,6 +237,8 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
     let held: SpeechChunk | undefined
     try {
       for await (const chunk of generation.speech) {
+        // A compressed chunk the encoder kept whole for later has nothing to send but its words.
+        if (chunk.audio.length === 0 && !(connection.addTimestamps && chunk.words.length > 0)) continue
         await this.options.writable?.()
         if (generation.cancelled) return
         // Once the context is closing, one chunk is held back so the last one can carry final: true.

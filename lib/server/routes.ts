@@ -10,7 +10,7 @@ import type { Principal, Scope } from './keys.js'
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface RouteContext {
-  engine: Engine
+  engine: Engine<string>
   version: string
   /** The verified key (undefined on public routes). */
   principal: Principal | undefined

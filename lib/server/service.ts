@@ -86,7 +86,8 @@ export function errorResponse(error: unknown): { status: number; headers: Record
 }
 
 export class TtsService {
-  readonly engine: Engine
+  /** Any model id: clients' requests are checked at run time. */
+  readonly engine: Engine<string>
   readonly routes: readonly Route[]
   readonly keys: KeyStore
   readonly limiter: Limiter

@@ -1,6 +1,6 @@
 /** The SPEC's status and text-to-speech operations, as routes. */
 import { CONTENT_TYPES, type Container, type OutputFormat } from '../audio/format.js'
-import { parseOutputFormat, parseWith, synthesisRequestSchema } from '../schemas.js'
+import { parseOutputFormat, parseWith, SYNTHESIS_FIELD_CODES, synthesisRequestSchema } from '../schemas.js'
 import type { Route, RouteContext } from './routes.js'
 import { VOICE_OPERATIONS } from './voices.js'
 
@@ -12,7 +12,7 @@ function contentType(format: OutputFormat): string {
 
 /** Validates the body (400 with the issue path), charges its characters, and resolves its output format. */
 async function synthesisBody(context: RouteContext, defaultContainer: Container) {
-  const request = parseWith(synthesisRequestSchema, context.body, 'synthesis request')
+  const request = parseWith(synthesisRequestSchema, context.body, 'synthesis request', SYNTHESIS_FIELD_CODES)
   const format = parseOutputFormat(request.output_format, defaultContainer)
   await context.charge(request.transcript.length)
   return { request, format }

@@ -15,7 +15,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
 import type { Engine } from '../engine.js'
 import { TtsError } from '../errors.js'
-import { parseWith } from '../schemas.js'
+import { cloneRequestSchema, listVoicesSchema, parseWith, voicePatchSchema } from '../schemas.js'
 import { SAMPLE_LIMITS } from '../voices/clone.js'
 
 export interface VoiceHttpRequest {
@@ -41,7 +41,7 @@ export interface VoiceOperation {
   rawBody: boolean
   /** Largest body accepted; a larger one is answered 413 before it is read. */
   maxBodyBytes: number
-  handle(engine: Engine, request: VoiceHttpRequest): Promise<VoiceHttpResponse>
+  handle(engine: Engine<string>, request: VoiceHttpRequest): Promise<VoiceHttpResponse>
 }
 
 const JSON_BODY_BYTES = 64 * 1024
@@ -83,7 +83,7 @@ export const VOICE_OPERATIONS: readonly VoiceOperation[] = [
     path: '/voices',
     rawBody: false,
     maxBodyBytes: JSON_BODY_BYTES,
-    handle: async (engine, { body }) => ({ status: 200, json: await engine.voices.list(body ?? {}) }),
+    handle: async (engine, { body }) => ({ status: 200, json: await engine.voices.list(parseWith(listVoicesSchema, body ?? {}, 'voice list options')) }),
   },
   {
     method: 'POST',
@@ -92,7 +92,7 @@ export const VOICE_OPERATIONS: readonly VoiceOperation[] = [
     maxBodyBytes: CLONE_BODY_BYTES,
     handle: async (engine, request) => {
       const { clip, fields } = await readCloneForm(request)
-      return { status: 200, json: await engine.voices.clone(clip, fields, { signal: request.signal }) }
+      return { status: 200, json: await engine.voices.clone(clip, parseWith(cloneRequestSchema, fields, 'clone request'), { signal: request.signal }) }
     },
   },
   {
@@ -117,7 +117,10 @@ export const VOICE_OPERATIONS: readonly VoiceOperation[] = [
     path: '/voices/:voice_id',
     rawBody: false,
     maxBodyBytes: JSON_BODY_BYTES,
-    handle: async (engine, { params, body }) => ({ status: 200, json: await engine.voices.update(params.voice_id ?? '', body ?? {}) }),
+    handle: async (engine, { params, body }) => ({
+      status: 200,
+      json: await engine.voices.update(params.voice_id ?? '', parseWith(voicePatchSchema, body ?? {}, 'voice update')),
+    }),
   },
   {
     method: 'DELETE',

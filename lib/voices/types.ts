@@ -1,7 +1,7 @@
 import type { Language } from '../text/types.js'
+import type { Gender, ListVoicesOptions, VoicePatch, VoiceType } from './schemas.js'
 
-export type Gender = 'Male' | 'Female'
-export type VoiceType = 'PREDEFINED' | 'CUSTOM'
+export type { CloneVoiceFields, Gender, ListVoicesOptions, VoicePatch, VoiceType } from './schemas.js'
 
 /** A voice as the SPEC's voice record shows it. */
 export interface VoiceRecord {
@@ -78,14 +78,6 @@ export interface VoicePage {
   next_cursor: string | null
 }
 
-export interface ListVoicesOptions {
-  limit?: number
-  cursor?: string
-  language?: Language
-  gender?: Gender
-  voice_type?: VoiceType
-}
-
 export interface NewVoice {
   name: string
   description: string
@@ -94,13 +86,6 @@ export interface NewVoice {
   rendering: VoiceRendering
   analysis: VoiceAnalysis
   sample: VoiceSample
-}
-
-export interface VoicePatch {
-  name?: string
-  description?: string
-  language?: Language
-  gender?: Gender
 }
 
 /**

@@ -63,6 +63,7 @@ const PLAN: NativePlan = {
   backend: 'flite',
   voice: 'slt',
   speed: 1,
+  requestSpeed: 1,
   pitch: 1,
   sampleRate: 16000,
   encoding: 'pcm_s16le',

@@ -7,14 +7,14 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { createEngine, TtsError } from '../../lib/index.js'
+import { createEngine, TtsError, type Container, type SynthesisRequest } from '../../lib/index.js'
 import { loadNative, type NativeEncoderConfig } from '../../lib/native.js'
 import { testEngine, voiceId } from '../helpers/engine.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const INDEX = JSON.stringify(path.join(root, 'lib/index.ts'))
 const LONG = 'The birch canoe slid on the smooth planks, and the sheet was glued to the dark blue background. '.repeat(40)
-const request = (container: string, transcript = LONG) => ({
+const request = (container: Container, transcript = LONG): SynthesisRequest => ({
   model_id: 'svc_flash_v1.5',
   transcript,
   voice: { mode: 'id', id: voiceId('Sarah') },
@@ -105,7 +105,7 @@ describe('the native audio encoder', async () => {
   })
 
   it('an aborted compressed stream stops, and leaves no native work behind', async () => {
-    for (const container of ['mp3', 'ogg', 'flac']) {
+    for (const container of ['mp3', 'ogg', 'flac'] as const) {
       const controller = new AbortController()
       let chunks = 0
       const error = await settle((async () => {
@@ -122,7 +122,7 @@ describe('the native audio encoder', async () => {
 
   it('engine.close() during compressed streams ends them with ENGINE_CLOSED', async () => {
     const closing = await createEngine()
-    const streams = ['mp3', 'ogg', 'flac'].map((container) => settle((async () => {
+    const streams = (['mp3', 'ogg', 'flac'] as const).map((container) => settle((async () => {
       let bytes = 0
       for await (const chunk of closing.stream(request(container))) bytes += chunk.length
       return bytes

@@ -34,3 +34,35 @@ export function levelDb(samples: Int16Array): number {
   for (const x of samples) sum += x * x
   return 10 * Math.log10(sum / Math.max(1, samples.length) / 32768 ** 2)
 }
+
+const MP3_KBPS = { v1: [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320], v2: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160] }
+const MP3_RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] }
+
+/**
+ * The byte offsets where a unit of the format starts (MP3 frames, Ogg pages), read from their
+ * headers, plus the end of the file: where a stream may be cut and still decode whole.
+ */
+export function unitStarts(file: Buffer, container: 'mp3' | 'ogg'): Set<number> {
+  const starts = new Set<number>()
+  let at = 0
+  while (at < file.length) {
+    starts.add(at)
+    if (container === 'ogg') {
+      if (file.toString('ascii', at, at + 4) !== 'OggS') throw new Error(`no Ogg page at ${at}`)
+      const segments = file[at + 26]!
+      let body = 0
+      for (let i = 0; i < segments; i++) body += file[at + 27 + i]!
+      at += 27 + segments + body
+    } else {
+      if (file[at] !== 0xff || (file[at + 1]! & 0xe0) !== 0xe0) throw new Error(`no MP3 frame at ${at}`)
+      const version = (file[at + 1]! >> 3) & 3
+      const kbps = (version === 3 ? MP3_KBPS.v1 : MP3_KBPS.v2)[file[at + 2]! >> 4]!
+      const rate = MP3_RATES[version]![(file[at + 2]! >> 2) & 3]!
+      const padding = (file[at + 2]! >> 1) & 1
+      at += Math.floor(((version === 3 ? 144000 : 72000) * kbps) / rate) + padding
+    }
+  }
+  if (at !== file.length) throw new Error(`the last unit runs past the end (${at} > ${file.length})`)
+  starts.add(at)
+  return starts
+}

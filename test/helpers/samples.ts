@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { Engine } from '../../lib/index.js'
+import type { Engine, ModelId } from '../../lib/index.js'
 import { voiceId } from './engine.js'
 
 export const SAMPLE_TEXT =
@@ -12,7 +12,7 @@ export const SAMPLE_TEXT =
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-tts-samples-'))
 
 /** A WAV of a predefined voice (16 kHz s16), about six seconds. */
-export async function speech(engine: Engine, voiceName = 'Sarah', model = 'svc_flash_v1.0'): Promise<Buffer> {
+export async function speech(engine: Engine, voiceName = 'Sarah', model: ModelId = 'svc_flash_v1.0'): Promise<Buffer> {
   return engine.synthesize({
     model_id: model,
     transcript: SAMPLE_TEXT,

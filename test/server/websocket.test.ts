@@ -5,7 +5,7 @@ import { ADAPTERS, KEY, start, TEST_KEYS, VOICES_ONLY_KEY, waitUntil, WsClient, 
 
 const engine = await testEngine()
 const PATH = '/text_to_speech/websocket/ws'
-const init = { model_id: 'svc_flash_v1.5', voice: { mode: 'id', id: voiceId('Sarah') } }
+const init = { model_id: 'svc_flash_v1.5', voice: { mode: 'id', id: voiceId('Sarah') } } as const
 const SENTENCE = 'The birch canoe slid on the smooth planks, and the sheet was glued to the dark blue background. '
 const long = (sentences: number) => SENTENCE.repeat(sentences)
 const seconds = (pcm: Buffer) => pcm.length / 2 / 44100

@@ -91,14 +91,14 @@ describe('voice library', () => {
     await expect(engine.voices.preview('missing')).rejects.toMatchObject({ code: 'VOICE_NOT_FOUND', status: 404 })
     const { record } = await store.create(newVoice('Errors'))
     await expect(engine.voices.update(record.voice_id, { name: '' })).rejects.toMatchObject({ code: 'INVALID_REQUEST' })
-    await expect(engine.voices.update(record.voice_id, { language: 'xx' })).rejects.toMatchObject({ code: 'INVALID_REQUEST' })
-    await expect(engine.voices.update(record.voice_id, { voice_type: 'PREDEFINED' })).rejects.toMatchObject({ code: 'INVALID_REQUEST' })
+    await expect(engine.voices.update(record.voice_id, { language: 'xx' as never })).rejects.toMatchObject({ code: 'INVALID_REQUEST' })
+    await expect(engine.voices.update(record.voice_id, { voice_type: 'PREDEFINED' } as never)).rejects.toMatchObject({ code: 'INVALID_REQUEST' })
     await expect(engine.voices.getBatch([])).rejects.toMatchObject({ code: 'INVALID_REQUEST' })
     await expect(engine.voices.list({ cursor: Buffer.from('{"seq":-1}').toString('base64url') })).rejects.toMatchObject({ code: 'INVALID_REQUEST' })
     await expect(engine.voices.list({ gender: 'Other' as 'Male' })).rejects.toMatchObject({ code: 'INVALID_REQUEST' })
     // A deleted voice is unknown to synthesis too.
     await engine.voices.delete(record.voice_id)
-    const request = { model_id: 'svc_flash_v1.0', transcript: 'hi', voice: { mode: 'id', id: record.voice_id } }
+    const request = { model_id: 'svc_flash_v1.0' as const, transcript: 'hi', voice: { mode: 'id' as const, id: record.voice_id } }
     await expect(engine.synthesize(request)).rejects.toMatchObject({ code: 'VOICE_NOT_FOUND', status: 404 })
   })
 

@@ -6,7 +6,7 @@
  * An input that stalls the event loop over 200 ms is run twice more before it counts as a stall
  * (the machine is shared; a blocking bug stalls every time).
  */
-import { createEngine, TtsError, type Engine } from '../../../lib/index.js'
+import { createEngine, TtsError, type Engine, type SynthesisRequest } from '../../../lib/index.js'
 import { watchStalls } from '../../helpers/stall.js'
 import { fuzzInput, type FuzzInput } from './inputs.js'
 
@@ -22,7 +22,8 @@ const WIDTH: Record<string, number> = { pcm_s16le: 2, pcm_f32le: 4, pcm_mulaw: 1
 
 /** Runs one input; returns why it failed, or null. */
 async function run(engine: Engine, input: FuzzInput): Promise<string | null> {
-  const { request } = input
+  // Fuzzed: anything a JavaScript caller might send; the engine checks it at run time.
+  const request = input.request as SynthesisRequest
   const format = { container: input.call === 'synthesize' ? 'wav' : 'raw', encoding: 'pcm_s16le', sample_rate: 44100, ...request.output_format }
   try {
     if (input.call === 'stream' || input.call === 'abort') {
@@ -57,7 +58,7 @@ async function run(engine: Engine, input: FuzzInput): Promise<string | null> {
 }
 
 const engine = await createEngine()
-await engine.synthesize({ ...fuzzInput(seed, 0).request, transcript: 'warm up 日本' }).catch(() => {})
+await engine.synthesize({ ...(fuzzInput(seed, 0).request as SynthesisRequest), transcript: 'warm up 日本' }).catch(() => {})
 for (let index = from; index < from + count; index++) {
   const input = fuzzInput(seed, index)
   console.log(`START ${index}`)

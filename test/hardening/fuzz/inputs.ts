@@ -62,7 +62,7 @@ function stretch(next: Next): string {
 
 export interface FuzzInput {
   index: number
-  request: { model_id: string; transcript: string; voice: { mode: 'id'; id: string }; language?: string; output_format?: Record<string, unknown> }
+  request: { model_id: string; transcript: string; voice: { mode: 'id'; id: string }; language?: string; output_format?: Record<string, unknown>; speed?: number }
   /** How the request is made: streamed and dropped after a few chunks, synthesized whole, with timestamps, or aborted. */
   call: 'stream' | 'synthesize' | 'timestamps' | 'abort'
   abortAfterMs: number
@@ -80,22 +80,22 @@ export function fuzzInput(seed: number, index: number): FuzzInput {
   const voices = PREDEFINED_VOICES.filter((v) => v.record.language === language && (model.backend !== 'flite' || v.rendering.flite))
   const voice = pick(next, voices.length > 0 ? voices : PREDEFINED_VOICES)
   const short = transcript.length < 400
-  return {
-    index,
-    request: {
-      model_id: model.id,
-      transcript,
-      voice: { mode: 'id', id: voice.record.voice_id },
-      ...(next() < 0.7 && { language }),
-      ...(next() < 0.5 && {
-        output_format: {
-          container: pick(next, ['raw', 'wav']),
-          encoding: pick(next, ['pcm_s16le', 'pcm_f32le', 'pcm_mulaw', 'pcm_alaw']),
-          sample_rate: pick(next, [8000, 16000, 22050, 44100, 48000]),
-        },
-      }),
-    },
-    call: short ? pick(next, ['stream', 'synthesize', 'timestamps', 'abort'] as const) : pick(next, ['stream', 'abort'] as const),
-    abortAfterMs: upTo(next, 50),
+  const request: FuzzInput['request'] = {
+    model_id: model.id,
+    transcript,
+    voice: { mode: 'id', id: voice.record.voice_id },
+    ...(next() < 0.7 && { language }),
+    ...(next() < 0.5 && {
+      output_format: {
+        container: pick(next, ['raw', 'wav']),
+        encoding: pick(next, ['pcm_s16le', 'pcm_f32le', 'pcm_mulaw', 'pcm_alaw']),
+        sample_rate: pick(next, [8000, 16000, 22050, 44100, 48000]),
+      },
+    }),
   }
+  const call = short ? pick(next, ['stream', 'synthesize', 'timestamps', 'abort'] as const) : pick(next, ['stream', 'abort'] as const)
+  const abortAfterMs = upTo(next, 50)
+  // Drawn last, so the inputs of a seed are those they were before speed existed, some now faster or slower.
+  if (next() < 0.3) request.speed = pick(next, [0.5, 0.8, 1.25, 2])
+  return { index, request, call, abortAfterMs }
 }

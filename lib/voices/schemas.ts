@@ -1,0 +1,47 @@
+/**
+ * The voice API's request shapes, validated with zod; the types of the voice operations and of
+ * the VoiceStore interface are inferred from them, so each shape is written once.
+ */
+import { z } from 'zod'
+import { LANGUAGES } from '../text/types.js'
+
+export const languageSchema = z.enum(LANGUAGES)
+export const genderSchema = z.enum(['Male', 'Female'])
+export const voiceTypeSchema = z.enum(['PREDEFINED', 'CUSTOM'])
+
+export const listVoicesSchema = z.strictObject({
+  limit: z.number().int().min(1).max(100).optional(),
+  /** Opaque: the `next_cursor` of the page before. */
+  cursor: z.string().min(1).max(200).optional(),
+  language: languageSchema.optional(),
+  gender: genderSchema.optional(),
+  voice_type: voiceTypeSchema.optional(),
+})
+
+const voiceName = z.string().trim().min(1).max(100)
+const voiceDescription = z.string().max(1000)
+
+/** PUT /voices/{id}: any of the record's editable fields. */
+export const voicePatchSchema = z.strictObject({
+  name: voiceName.optional(),
+  description: voiceDescription.optional(),
+  language: languageSchema.optional(),
+  gender: genderSchema.optional(),
+})
+
+/** The fields that come with a clone's sample (gender is inferred from the sample when left out). */
+export const cloneRequestSchema = z.strictObject({
+  name: voiceName,
+  description: voiceDescription.default(''),
+  language: languageSchema,
+  gender: genderSchema.optional(),
+})
+
+export const voiceIdsSchema = z.array(z.string().min(1).max(100)).min(1).max(100)
+
+export type Gender = z.infer<typeof genderSchema>
+export type VoiceType = z.infer<typeof voiceTypeSchema>
+export type ListVoicesOptions = z.input<typeof listVoicesSchema>
+export type VoicePatch = z.input<typeof voicePatchSchema>
+/** What `engine.voices.clone` takes beside the sample. */
+export type CloneVoiceFields = z.input<typeof cloneRequestSchema>
