@@ -65,12 +65,18 @@ class Mp3Encoder : public Encoder {
     if (made < 0) throw NativeError(code::kSynthesis, "MP3 encoding failed (LAME error " + std::to_string(made) + ")");
     pending_.resize(start + static_cast<size_t>(made));
     size_t whole = 0;
+    size_t frames = 0;
     while (whole + 4 <= pending_.size()) {
       const size_t length = FrameLength(pending_.data() + whole);
       if (length == 0) throw NativeError(code::kSynthesis, "LAME wrote something that is not an MP3 frame");
       if (whole + length > pending_.size()) break;
       whole += length;
+      ++frames;
     }
+    // ffmpeg's probe finds no stream in some files of one to three frames (at every rate and bit rate
+    // tried, four or more always decode): the first bytes out are four frames.
+    if (!started_ && frames < kFirstFrames) return;
+    started_ = true;
     out.insert(out.end(), pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(whole));
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(whole));
   }
@@ -86,8 +92,10 @@ class Mp3Encoder : public Encoder {
   }
 
  private:
+  static constexpr size_t kFirstFrames = 4;
   const int bits_;
   lame_t lame_;
+  bool started_ = false;
   std::vector<float> rounded_;
   std::vector<uint8_t> pending_;  // LAME's output past the last whole frame
 };

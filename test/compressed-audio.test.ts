@@ -204,6 +204,29 @@ describe('compressed audio', async () => {
     }
   })
 
+  it('an MP3 encoder fed a little at a time hands out bytes that decode after every call, at every rate', async () => {
+    // ffmpeg finds no stream in some MP3s of one to three frames, so a stream whose first chunk was
+    // that short did not decode when cut there.
+    const encoder = loadNative().AudioEncoder
+    const someBitRates = (rates: readonly number[]) => [rates[0]!, rates[4]!, rates.at(-1)!]  // frames of every size class
+    for (const rate of SAMPLE_RATES) for (const bitRate of someBitRates(mp3BitRates(rate))) {
+      const mp3 = new encoder({ codec: 'mp3', sampleRate: rate, bitsPerSample: 16, bitRate })
+      const piece = Buffer.alloc(Math.round(rate / 100) * 4)  // 10 ms of float samples
+      new Float32Array(piece.buffer).forEach((_, i, samples) => { samples[i] = 0.3 * Math.sin(i / 5) })
+      const out: Buffer[] = []
+      let decodedCuts = 0
+      // The first outputs are the ones at risk; a second of audio gives several even at 8 kHz.
+      for (let call = 0; call < 100 && decodedCuts < 5; call++) {
+        const bytes = await mp3.encode(piece)
+        if (bytes.length === 0) continue
+        out.push(bytes)
+        expect(ffmpegDecode(Buffer.concat(out), 'mp3').errors, `${rate} Hz ${bitRate} bits/s, after call ${call}`).toBe('')
+        decodedCuts++
+      }
+      expect(decodedCuts, `${rate} Hz ${bitRate} bits/s`).toBe(5)
+    }
+  }, 120_000)
+
   it('fills in the bit rate a lossy container gets by default, and none for the others', async () => {
     const { parseOutputFormat } = await import('../lib/index.js')
     const formats: [object, Partial<OutputFormat>][] = [

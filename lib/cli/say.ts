@@ -145,7 +145,7 @@ export async function say(startEngine: () => Promise<Engine>, text: TextSource, 
     const started = performance.now()
     const position = new TextPosition()
     // Samples count at the rate the speech is synthesised at (Opus at 44.1 kHz is made at 48 kHz).
-    const rate = pcmRate({ container: format, sample_rate: pcm.sample_rate })
+    const rate = pcmRate({ container: request.output_format?.container ?? 'raw', sample_rate: pcm.sample_rate })
     let samples = 0
     const destinations = destinationsFor(options, format, pcm, player, terminal, () => samples)
     const long = text.kind === 'stream' || text.text.length >= LONG_TEXT_CHARS
