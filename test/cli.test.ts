@@ -83,7 +83,20 @@ describe('svc-tts command line', () => {
 
   it('--help lists every say option', async () => {
     const { stdout } = await cli('--help')
-    for (const option of ['--out', '--format', '--play', '--text-file', '--bit-rate', '--quiet', '--models-dir', '--version']) expect(stdout).toContain(option)
+    for (const option of ['--out', '--format', '--play', '--text-file', '--bit-rate', '--speed', '--quiet', '--models-dir', '--version']) expect(stdout).toContain(option)
+  })
+
+  it('--speed 2 speaks faster; a speed out of range is INVALID_REQUEST', async () => {
+    const dir = tmp()
+    const text = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
+    await cli('say', text, '--out', path.join(dir, 'normal.raw'))
+    await cli('say', text, '--out', path.join(dir, 'fast.raw'), '--speed', '2')
+    const ratio = readFileSync(path.join(dir, 'fast.raw')).length / readFileSync(path.join(dir, 'normal.raw')).length
+    expect(ratio).toBeGreaterThan(0.35)
+    expect(ratio).toBeLessThan(0.7)
+    const ran = await spawnCli(['say', text, '--out', path.join(dir, 'x.wav'), '--speed', '3'])
+    expect(ran.code).toBe(1)
+    expect(ran.stderr).toMatch(/^error INVALID_REQUEST: .*speed/)
   })
 
   it('lists the builtin models and says how to add neural packs', async () => {

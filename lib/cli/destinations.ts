@@ -36,7 +36,7 @@ function formatBytes(bytes: number): string {
  * A file, written through a read-write handle so that `seal` can fill in what was unknown while
  * the audio streamed (a WAV's sizes, a FLAC's length) once it has all been written.
  */
-export function fileDestination(file: string, header: Buffer | undefined, seal?: (fd: number) => Promise<unknown>): AudioDestination {
+export function fileDestination(file: string, header: Buffer | undefined, seal?: (fd: number, complete: boolean) => Promise<unknown>): AudioDestination {
   let handle: FileHandle | undefined
   let bytes = 0
   const opened = async (): Promise<FileHandle> => {
@@ -67,7 +67,7 @@ export function fileDestination(file: string, header: Buffer | undefined, seal?:
       if (!handle && !complete) return
       const file = await opened()
       try {
-        await seal?.(file.fd)
+        await seal?.(file.fd, complete)
       } finally {
         await file.close()
       }

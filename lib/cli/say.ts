@@ -77,10 +77,14 @@ function checkDestinations(options: SayOptions, format: Container, pcm: OutputFo
   return options.play ? findPlayer(pcm) : undefined
 }
 
-/** What a file of `format` needs once all is written: a WAV its sizes, a FLAC its length in samples. */
-function sealFor(format: Container, spoken: () => number): ((fd: number) => Promise<unknown>) | undefined {
+/**
+ * What a file of `format` needs once all is written: a WAV its sizes (from the file's length, so
+ * also after a failure), a FLAC its length in samples (only when complete: the encoder's last
+ * frames are missing otherwise).
+ */
+function sealFor(format: Container, spoken: () => number): ((fd: number, complete: boolean) => Promise<unknown>) | undefined {
   if (format === 'wav') return (fd) => fixWavSizes(fd)
-  if (format === 'flac') return (fd) => fixFlacLength(fd, spoken())
+  if (format === 'flac') return async (fd, complete) => complete && fixFlacLength(fd, spoken())
   return undefined
 }
 
