@@ -2,7 +2,7 @@
 // prebuilt addon from source), checks what is in it, installs it into a fresh project with
 // --ignore-scripts (so nothing can be compiled there) and speaks (scripts/package-smoke.mjs).
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -55,11 +55,9 @@ try {
   start = performance.now()
   run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: project })
   console.log(`installed into a fresh project in ${seconds(start)} s`)
-  // better-sqlite3 (a dependency) fetches its own prebuilt binary in its install script, which
-  // --ignore-scripts skips and this offline machine could not do anyway: give it the one built here.
-  const sqlite = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
-  mkdirSync(path.dirname(path.join(project, sqlite)), { recursive: true })
-  copyFileSync(path.join(root, sqlite), path.join(project, sqlite))
+  // better-sqlite3 fetches its native binary in its own install script, which --ignore-scripts
+  // skips: the predefined voices speak without it (only cloning needs it).
+  check(!existsSync(path.join(project, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')), 'better-sqlite3 has a binary: the install ran scripts')
   check(!existsSync(path.join(project, 'node_modules/svc-tts/build')), 'the install built the addon')
 
   // Speak, with every symbol bound at load time (a missing one fails at once, not mid-request).

@@ -83,17 +83,44 @@ function readOnly(voice: StoredVoice): TtsError {
 }
 
 export class SqliteVoiceStore implements VoiceStore {
-  private readonly db: Database.Database
+  private opened: Database.Database | undefined
   private readonly predefined = new Map(PREDEFINED_VOICES.map((v) => [v.record.voice_id, v]))
 
-  /** `file` is a path, or ':memory:' for a library that lives as long as the store. */
-  constructor(file: string) {
-    this.db = new Database(file)
-    this.db.pragma('journal_mode = WAL')
-    this.db.pragma('synchronous = FULL')  // an acknowledged voice survives a crash or power loss
-    this.db.pragma('foreign_keys = ON')
-    this.db.pragma('busy_timeout = 5000')
+  /**
+   * `file` is a path, or ':memory:' for a library that lives as long as the store. A file opens at
+   * once, so a bad path fails at start; an in-memory library opens with its first cloned voice, so
+   * the predefined voices speak even where better-sqlite3's native binary is missing (an install
+   * with --ignore-scripts skips the script that fetches it).
+   */
+  constructor(private readonly file: string) {
+    if (file !== ':memory:') this.open()
+  }
+
+  /** The database, opened on first use. */
+  private get db(): Database.Database {
+    return this.opened ?? this.open()
+  }
+
+  /** The database where it may hold cloned voices: an in-memory library nothing was written to holds none. */
+  private get stored(): Database.Database | undefined {
+    return this.file === ':memory:' ? this.opened : this.db
+  }
+
+  private open(): Database.Database {
+    let db: Database.Database
+    try {
+      db = new Database(this.file)
+    } catch (cause) {
+      if (!/bindings file|better_sqlite3\.node/.test(String(cause))) throw cause
+      throw new TtsError('VOICE_LIBRARY_UNAVAILABLE', "the voice library needs better-sqlite3's native binary, which is missing (was it installed with --ignore-scripts?): run `npm rebuild better-sqlite3`", { cause })
+    }
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = FULL')  // an acknowledged voice survives a crash or power loss
+    db.pragma('foreign_keys = ON')
+    db.pragma('busy_timeout = 5000')
+    this.opened = db
     this.migrate()
+    return db
   }
 
   private migrate(): void {
@@ -122,8 +149,9 @@ export class SqliteVoiceStore implements VoiceStore {
         picked.push({ voice, position: { predefined: i } })
       }
     }
-    if (voice_type !== 'PREDEFINED' && picked.length < wanted) {
-      const rows = this.db
+    const stored = this.stored
+    if (voice_type !== 'PREDEFINED' && picked.length < wanted && stored) {
+      const rows = stored
         .prepare(
           `SELECT * FROM voices WHERE seq > @seq
              AND (@language IS NULL OR language = @language) AND (@gender IS NULL OR gender = @gender)
@@ -148,8 +176,8 @@ export class SqliteVoiceStore implements VoiceStore {
   private positionOf(cursor: string): Position {
     const index = PREDEFINED_VOICES.findIndex((v) => v.record.voice_id === cursor)
     if (index >= 0) return { predefined: index }
-    const row = this.db
-      .prepare('SELECT seq FROM voices WHERE voice_id = @cursor UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = @cursor')
+    const row = this.stored
+      ?.prepare('SELECT seq FROM voices WHERE voice_id = @cursor UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = @cursor')
       .get({ cursor }) as { seq: number } | undefined
     if (!row) throw new TtsError('INVALID_REQUEST', `cursor '${cursor}' is not the id of a voice this list returned`)
     return { seq: row.seq }
@@ -158,7 +186,7 @@ export class SqliteVoiceStore implements VoiceStore {
   async get(voiceId: string): Promise<StoredVoice | undefined> {
     const predefined = this.predefined.get(voiceId)
     if (predefined) return predefined
-    const row = this.db.prepare('SELECT * FROM voices WHERE voice_id = ?').get(voiceId) as VoiceRow | undefined
+    const row = this.stored?.prepare('SELECT * FROM voices WHERE voice_id = ?').get(voiceId) as VoiceRow | undefined
     return row && fromRow(row)
   }
 
@@ -192,8 +220,8 @@ export class SqliteVoiceStore implements VoiceStore {
   async update(voiceId: string, patch: VoicePatch): Promise<StoredVoice | undefined> {
     const predefined = this.predefined.get(voiceId)
     if (predefined) throw readOnly(predefined)
-    const changes = this.db
-      .prepare(
+    const changes = this.stored
+      ?.prepare(
         `UPDATE voices SET name = coalesce(@name, name), description = coalesce(@description, description),
            language = coalesce(@language, language), gender = coalesce(@gender, gender), updated_at = @now
          WHERE voice_id = @voiceId`,
@@ -206,26 +234,28 @@ export class SqliteVoiceStore implements VoiceStore {
         gender: patch.gender ?? null,
         now: new Date().toISOString(),
       }).changes
-    return changes === 0 ? undefined : this.get(voiceId)
+    return !changes ? undefined : this.get(voiceId)
   }
 
   async delete(voiceId: string): Promise<boolean> {
     const predefined = this.predefined.get(voiceId)
     if (predefined) throw readOnly(predefined)
-    return this.db.transaction(() => {
-      this.db.prepare('INSERT OR REPLACE INTO deleted_voices (voice_id, seq) SELECT voice_id, seq FROM voices WHERE voice_id = ?').run(voiceId)
-      return this.db.prepare('DELETE FROM voices WHERE voice_id = ?').run(voiceId).changes > 0
+    const stored = this.stored
+    if (!stored) return false
+    return stored.transaction(() => {
+      stored.prepare('INSERT OR REPLACE INTO deleted_voices (voice_id, seq) SELECT voice_id, seq FROM voices WHERE voice_id = ?').run(voiceId)
+      return stored.prepare('DELETE FROM voices WHERE voice_id = ?').run(voiceId).changes > 0
     }).immediate()
   }
 
   async sample(voiceId: string): Promise<VoiceSample | undefined> {
-    const row = this.db.prepare('SELECT media_type, audio FROM voice_samples WHERE voice_id = ?').get(voiceId) as
+    const row = this.stored?.prepare('SELECT media_type, audio FROM voice_samples WHERE voice_id = ?').get(voiceId) as
       | { media_type: string; audio: Buffer }
       | undefined
     return row && { audio: row.audio, mediaType: row.media_type }
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close()
+    if (this.opened?.open) this.opened.close()
   }
 }
