@@ -77,8 +77,11 @@ export async function measureWer(engine: Engine, subject: Subject, sentences: re
       await Promise.all(
         pairs.slice(from, from + DECODES_AT_ONCE).map(async ({ expected, ours, cli }) => {
           reference += expected.length
-          oursErrors += editDistance(expected, words(await recognise(ours)))
-          cliErrors += editDistance(expected, words(await recognise(cli)))
+          // Both awaited before adding: `total += await x` reads the total before it waits, and
+          // decodes running at once would then overwrite each other's counts.
+          const [heardOurs, heardCli] = [await recognise(ours), await recognise(cli)]
+          oursErrors += editDistance(expected, words(heardOurs))
+          cliErrors += editDistance(expected, words(heardCli))
         }),
       )
     }
