@@ -3,12 +3,12 @@
  * order, configurations the codec libraries refuse, and teardown while encodes are in flight
  * (abort, engine.close(), a worker terminated, process.exit(), an encoder collected mid-call).
  */
-import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { createEngine, TtsError, type Container, type SynthesisRequest } from '../../lib/index.js'
 import { loadNative, type NativeEncoderConfig } from '../../lib/native.js'
+import { runNodeWithDeadline } from '../helpers/deadline-child.js'
 import { testEngine, voiceId } from '../helpers/engine.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -26,21 +26,6 @@ function tone(rate: number, seconds = 1): Buffer {
   const samples = new Float32Array(Math.round(rate * seconds))
   for (let i = 0; i < samples.length; i++) samples[i] = 0.3 * Math.sin((2 * Math.PI * 440 * i) / rate)
   return Buffer.from(samples.buffer)
-}
-
-function runChild(args: string[], source: string, timeoutMs = 120_000): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...args, '--import', 'tsx', '--input-type=module', '-e', source], { cwd: root })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.on('close', (status, signal) => {
-      clearTimeout(timer)
-      resolve({ status, signal, stdout, stderr })
-    })
-  })
 }
 
 async function settle(promise: Promise<unknown>): Promise<unknown> {
@@ -133,7 +118,7 @@ describe('the native audio encoder', async () => {
   })
 
   it('encoders collected with calls in flight, a worker terminated mid-encode, and process.exit() are all clean', async () => {
-    const result = await runChild(['--expose-gc'], `
+    const result = await runNodeWithDeadline(['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', `
       import { Worker } from 'node:worker_threads'
       const { createEngine, PREDEFINED_VOICES } = await import(${INDEX})
       const { loadNative } = await import(${JSON.stringify(path.join(root, 'lib/native.ts'))})
@@ -170,7 +155,7 @@ describe('the native audio encoder', async () => {
       // Exit while encodes are queued and running.
       for (const codec of ['mp3', 'opus', 'flac']) new native.AudioEncoder({ codec, sampleRate: 48000, bitsPerSample: 16, bitRate: 64000 }).encode(pcm)
       process.exit(0)
-    `, 180_000)
+    `], { cwd: root, deadlineMs: 180_000 })
     expect(result.stderr).not.toMatch(/terminate called|Segmentation|Aborted|core dumped|FATAL ERROR/)
     expect(result.signal).toBeNull()
     expect(result.status).toBe(0)

@@ -22,7 +22,8 @@ export function runNodeWithDeadline(args: string[], options: { cwd: string; dead
       timedOut = true
       child.kill('SIGKILL')
     }, options.deadlineMs)
-    child.on('exit', (status, signal) => {
+    // 'close', not 'exit': the child's output is all read by then.
+    child.on('close', (status, signal) => {
       clearTimeout(timer)
       resolve({ stdout, stderr, status, signal, timedOut })
     })
