@@ -156,8 +156,8 @@ see the neural section) it is a small part. Opus runs at libopus's default compl
 hybrid, which it picks at low bit rates) it costs several times its CELT mode (the 64 kb/s row).
 
 A stream hands its encoder longer stretches when the reader falls behind: the "${LONG_PIECE_SECONDS} s pieces" row is the
-same encoding in such calls. On a quiet machine a compressed request takes less than synthesis plus encoding
-alone: the pool synthesises the next chunks while one is encoded. Under a high load (8-14 on 2 cores) the
+same encoding in such calls. In the quiet run of 2026-11-24 (load 0.4-1.3) every compressed request took less than
+synthesis plus encoding alone: the pool synthesises the next chunks while one is encoded. Under a high load (8-14 on 2 cores) the
 end-to-end figures came out several times higher: long calls are scheduled worse than short ones there.
 <!-- encode:end -->
 `
