@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "errors.h"
+#include "random.h"
 
 namespace svc {
 namespace {
@@ -133,15 +134,17 @@ EspeakBackend::EspeakBackend(const std::string& dataPath) : dataPath_(dataPath) 
                                        : "espeak-ng could not load its data from '" + dataPath + "'");
   }
   espeak_SetSynthCallback(OnSynth);
+  state_ = std::make_unique<EspeakState>();
 }
 
-void EspeakBackend::SelectVoiceLocked(const std::string& name) {
-  // Selecting a voice costs 4-6 ms, so it is skipped when the voice is already current.
-  if (name == currentVoice_) return;
-  if (espeak_SetVoiceByName(name.c_str()) != EE_OK) {
-    currentVoice_.clear();
-    throw std::runtime_error("espeak-ng has no voice named '" + name + "'");
-  }
+void EspeakBackend::StartTextLocked(const std::string& name) {
+  state_->ResetRunningState();
+  ReseedBackendRandom();  // its breath noise, as a fresh process draws it
+  // Loading a voice costs 4-6 ms; a voice already loaded is put back as it was loaded instead.
+  if (name == currentVoice_ && state_->RestoreLoadedVoice()) return;
+  currentVoice_.clear();
+  if (espeak_SetVoiceByName(name.c_str()) != EE_OK) throw std::runtime_error("espeak-ng has no voice named '" + name + "'");
+  state_->VoiceLoaded();
   currentVoice_ = name;
 }
 
@@ -158,14 +161,9 @@ bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const s
   unsigned flags = espeakCHARS_UTF8 | (job.phonemes ? espeakPHONEMES : 0);
 
   std::lock_guard<std::mutex> lock(EspeakMutex());
-  // espeak-ng keeps state from one text to the next that only loading a voice resets (its
-  // translator counts repeated words, for one): a request that follows another one's text
-  // starts from a freshly loaded voice, so its audio never depends on what ran before it.
-  if (job.session != currentSession_) {
-    currentVoice_.clear();
-    currentSession_ = job.session;
-  }
-  SelectVoiceLocked(name);
+  // Every piece starts from the state a fresh process has: its audio depends on nothing that
+  // ran before it, in this request or another.
+  StartTextLocked(name);
   // Above 450 words a minute espeak-ng speeds up with libsonic; below 80 it reads at 80 (the stream stretches the rest).
   espeak_SetParameter(espeakRATE, static_cast<int>(std::lround(kEspeakDefaultRate * voice.Rate())), 0);
   espeak_SetParameter(espeakPITCH, EspeakPitch(voice.pitch), 0);
@@ -182,9 +180,8 @@ std::string EspeakBackend::Phonemize(const std::string& text, const std::string&
   if (trace == nullptr) throw std::runtime_error("open_memstream failed");
   {
     std::lock_guard<std::mutex> lock(EspeakMutex());
-    currentSession_ = 0;  // the text read here leaves state behind too
     try {
-      SelectVoiceLocked(voiceName);
+      StartTextLocked(voiceName);
     } catch (...) {
       fclose(trace);
       free(buffer);

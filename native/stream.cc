@@ -354,8 +354,6 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     Napi::Value chunks = plan.Get("chunks");
     if (!chunks.IsArray()) Invalid("plan.chunks must be an array");
     Napi::Array list = chunks.As<Napi::Array>();
-    static std::atomic<uint64_t> sessions{0};
-    const uint64_t session = ++sessions;
     for (uint32_t i = 0; i < list.Length(); ++i) {
       const std::string what = "plan.chunks[" + std::to_string(i) + "]";
       Napi::Object chunk = RequireObject(list.Get(i), what);
@@ -371,7 +369,6 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
       job.breakBefore = chunk.Get("breakBefore").ToBoolean().Value();
       job.breakAfter = chunk.Get("breakAfter").ToBoolean().Value();
       job.continued = chunk.Get("continued").ToBoolean().Value();
-      for (PieceJob& piece : job.pieces) piece.speak.session = session;
       job.continues = chunk.Get("continues").ToBoolean().Value();
       state_->jobs.push_back(std::move(job));
     }
