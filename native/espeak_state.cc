@@ -29,9 +29,10 @@ void*& SecondTranslator() { return *reinterpret_cast<void**>(svc_espeak_translat
 }  // namespace
 
 EspeakState::EspeakState() {
-#define SVC_ESPEAK_STATE(kind, cname, elf, size) \
-  if (std::strcmp(#kind, "init") == 0) running_.push_back({cname, size}); \
-  if (std::strcmp(#kind, "voice") == 0) voice_.push_back({cname, size});
+#define SVC_ESPEAK_KIND_init(at, size) running_.push_back({at, size});
+#define SVC_ESPEAK_KIND_voice(at, size) voice_.push_back({at, size});
+#define SVC_ESPEAK_KIND_named(at, size)
+#define SVC_ESPEAK_STATE(kind, cname, elf, size) SVC_ESPEAK_KIND_##kind(cname, size)
 #include "espeak_state_table.h"
 #undef SVC_ESPEAK_STATE
   Save(running_, initialRunning_);
