@@ -1,9 +1,16 @@
 /**
- * Groups units into the chunks the engine synthesises, each spoken as one utterance: a chunk is a
- * sentence, so the backends give it a sentence's prosody (first audio comes from the backends'
- * streaming, not from small chunks). A sentence over CHUNK_TARGET_CHARS is cut at its clauses,
- * keeping their pauses, and a clause still too long between words. Cuts fall only between units,
- * so a tag or a normalised expansion is never split.
+ * Groups units into the chunks the engine synthesises, each spoken as one utterance. Cuts fall
+ * only between units, so a tag or a normalised expansion is never split, and never in mid-clause
+ * to start early: only a clause still longer than CHUNK_TARGET_CHARS is cut between words.
+ *
+ * How far a chunk reaches depends on the backend (ChunkShape):
+ * - flite (and neural packs) analyse their whole utterance before they make audio, and give it
+ *   one prosody: a chunk is a sentence (one over CHUNK_TARGET_CHARS is cut at its clauses,
+ *   keeping their pauses). The session's first sentence is the exception: when it is long, its
+ *   first clause is a chunk of its own, since the listener waits for that utterance's analysis.
+ * - espeak-ng analyses and speaks a clause at a time (its intonation is a clause's): a clause
+ *   spoken alone is the same audio as within its sentence. A chunk is a clause, so one stream's
+ *   chunk holds espeak-ng's single thread no longer than a clause, and a new stream waits less.
  */
 import type { Chunk, Piece, TextPiece, WordSpan } from './types.js'
 import type { Unit } from './units.js'
@@ -34,21 +41,33 @@ function charsToSentenceEnd(units: Unit[]): number[] {
   return result
 }
 
-function cutPoints(units: Unit[]): number[] {
+/**
+ * Where a sentence's clauses become chunks of their own. `leadClauseAbove`: a sentence longer than
+ * this many characters has its first clause cut off; `everyClause`: every clause is a chunk.
+ */
+export interface ChunkShape {
+  leadClauseAbove?: number
+  everyClause?: boolean
+}
+
+function cutPoints(units: Unit[], shape: ChunkShape): number[] {
   if (units.length === 0) return []
   const cuts: number[] = []
   const toSentenceEnd = charsToSentenceEnd(units)
+  const restLimit = shape.everyClause ? 0 : CHUNK_TARGET_CHARS
   let chars = 0
+  let clauseLimit = toSentenceEnd[0]! > (shape.leadClauseAbove ?? Infinity) ? 0 : restLimit
   for (let i = 0; i < units.length; i++) {
     const unit = units[i]!
     chars += unitChars(unit)
     if (!canCutAfter(unit) || i === units.length - 1) continue
     const pause = pauseOf(unit)
-    const sentenceTooLong = chars + toSentenceEnd[i + 1]! > CHUNK_TARGET_CHARS
+    const sentenceTooLong = chars + toSentenceEnd[i + 1]! > clauseLimit
     const nextOverflows = chars + unitChars(units[i + 1]!) > CHUNK_TARGET_CHARS
     if (pause === 'sentence' || (pause === 'clause' && sentenceTooLong) || nextOverflows) {
       cuts.push(i)
       chars = 0
+      clauseLimit = restLimit
     }
   }
   if (cuts[cuts.length - 1] !== units.length - 1) cuts.push(units.length - 1)
@@ -95,10 +114,11 @@ function toPieces(units: Unit[]): Piece[] {
   return pieces
 }
 
-export function chunkUnits(units: Unit[]): Chunk[] {
+/** Chunks one sentence's units. */
+export function chunkUnits(units: Unit[], shape: ChunkShape = {}): Chunk[] {
   const chunks: Chunk[] = []
   let start = 0
-  for (const cut of cutPoints(units)) {
+  for (const cut of cutPoints(units, shape)) {
     const last = units[cut]!
     const midClause = cut < units.length - 1 && last.kind !== 'break' && pauseOf(last) === 'none'
     chunks.push({ pieces: toPieces(units.slice(start, cut + 1)), ...(midClause && { continues: true }) })

@@ -6,7 +6,7 @@
 import { abortedError, TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
 import { boundSegments } from './bounds.js'
-import { chunkUnits } from './chunker.js'
+import { chunkUnits, type ChunkShape } from './chunker.js'
 import { ipaWordToPhonemes } from './ipa/index.js'
 import { parseMarkup, parseMarkupPrefix, type DigitsSegment, type Segment } from './parser.js'
 import { createReader } from './readers.js'
@@ -22,6 +22,19 @@ import type { Unit } from './units.js'
 const PLAN_SLICE_MS = 4
 /** Text up to this long is parsed and split at once (well under a slice); longer text waits for a turn first. */
 const UNSLICED_CHARS = 4096
+/**
+ * flite makes no audio before it has analysed its whole utterance, about 0.2 ms a character: a
+ * session's first sentence longer than this starts with its first clause (see chunker.ts), so the
+ * listener waits for at most about this many characters' analysis where the text allows it.
+ */
+const FLITE_LEAD_CLAUSE_ABOVE_CHARS = 60
+
+/** How the next sentence is chunked (see chunker.ts); `first`: no chunk has been planned yet. */
+function chunkShape(backend: PlanOptions['backend'], first: boolean): ChunkShape {
+  if (backend === 'espeak') return { everyClause: true }
+  if (backend === 'flite' && first) return { leadClauseAbove: FLITE_LEAD_CLAUSE_ABOVE_CHARS }
+  return {}
+}
 
 function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (typeof transcript !== 'string') throw new TtsError('INVALID_REQUEST', 'transcript must be a string')
@@ -133,6 +146,8 @@ export class SpeechPlanner {
   /** Offset of `pending` in all the text written. */
   private base = 0
   private wordCount = 0
+  /** Whether a chunk has been planned: the first one is the session's first audio. */
+  private chunked = false
   /** End of the text to plan even though its last sentence may be unfinished (a flush), in `pending`. */
   private flushTo = 0
   private ended = false
@@ -223,7 +238,9 @@ export class SpeechPlanner {
       }
       for (const sentence of sentences) {
         const units = sentence.flatMap((segment) => segmentUnits(segment, reader, this.opts, addWord))
-        chunks.push(...chunkUnits(mergeBreaks(units)))
+        const sentenceChunks = chunkUnits(mergeBreaks(units), chunkShape(this.opts.backend, !this.chunked))
+        chunks.push(...sentenceChunks)
+        if (sentenceChunks.length > 0) this.chunked = true
         await breathe()
       }
     }
