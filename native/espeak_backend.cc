@@ -143,7 +143,7 @@ EspeakBackend::EspeakBackend(const std::string& dataPath) : dataPath_(dataPath) 
 
 void EspeakBackend::StartTextLocked(const std::string& name) {
   state_->ResetRunningState();
-  ReseedBackendRandom();  // its breath noise, as a fresh process draws it
+  ReseedEspeakRandom();  // its breath noise, as a fresh process draws it
   // Loading a voice costs 4-6 ms; a voice already loaded is put back as it was loaded instead.
   if (name == currentVoice_ && state_->RestoreLoadedVoice()) return;
   currentVoice_.clear();

@@ -6,7 +6,9 @@
 // also carries state of its own from one text to the next: native/espeak_state.cc resets it.)
 //
 // The backends are linked in statically, and CMake renames their calls to rand/srand in its
-// copies of their archives (svc_tts_static_archive) to the two functions at the end.
+// copies of their archives (svc_tts_static_archive) to the functions at the end. espeak-ng's go
+// to one generator of its own: it only ever runs under its process-wide lock, so its generator
+// needs no thread-local lookup (a tenth of the cost of its per-sample noise).
 #include "random.h"
 
 #include <cstdint>
@@ -17,21 +19,30 @@ namespace {
 
 constexpr unsigned kDefaultSeed = 1;  // what rand() uses before any srand(), per C and glibc
 
-// Trivially constructible, so reaching it costs no per-call initialisation check: espeak-ng's
+// Trivially constructible, so reaching it costs no per-call initialisation check: the backends'
 // noise sources draw numbers at the audio rate.
-struct ThreadRandom {
+struct Generator {
   random_data data;
   int32_t state[32];  // 128 bytes: the additive generator glibc's rand() uses (TYPE_3)
   bool seeded;
+
+  random_data& Data() {
+    if (!seeded) {
+      initstate_r(kDefaultSeed, reinterpret_cast<char*>(state), sizeof state, &data);
+      seeded = true;
+    }
+    return data;
+  }
 };
 
-ThreadRandom& Current() {
-  thread_local ThreadRandom random;
-  if (!random.seeded) {
-    initstate_r(kDefaultSeed, reinterpret_cast<char*>(random.state), sizeof random.state, &random.data);
-    random.seeded = true;
-  }
-  return random;
+random_data& Current() {
+  thread_local Generator generator;
+  return generator.Data();
+}
+
+random_data& Espeak() {
+  static Generator generator;  // used under espeak-ng's lock only
+  return generator.Data();
 }
 
 // random_r's step for the TYPE_3 state that initstate_r set up: each number is the sum of two
@@ -51,13 +62,19 @@ int32_t NextRandom(random_data& r) {
 
 }  // namespace
 
-void ReseedBackendRandom() { srandom_r(kDefaultSeed, &Current().data); }
+void ReseedBackendRandom() { srandom_r(kDefaultSeed, &Current()); }
+
+void ReseedEspeakRandom() { srandom_r(kDefaultSeed, &Espeak()); }
 
 }  // namespace svc
 
 extern "C" {
 
-__attribute__((visibility("hidden"))) int svc_tts_rand() { return svc::NextRandom(svc::Current().data); }
+__attribute__((visibility("hidden"))) int svc_tts_rand() { return svc::NextRandom(svc::Current()); }
 
-__attribute__((visibility("hidden"))) void svc_tts_srand(unsigned seed) { srandom_r(seed, &svc::Current().data); }
+__attribute__((visibility("hidden"))) void svc_tts_srand(unsigned seed) { srandom_r(seed, &svc::Current()); }
+
+__attribute__((visibility("hidden"))) int svc_tts_espeak_rand() { return svc::NextRandom(svc::Espeak()); }
+
+__attribute__((visibility("hidden"))) void svc_tts_espeak_srand(unsigned seed) { srandom_r(seed, &svc::Espeak()); }
 }

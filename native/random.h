@@ -7,4 +7,8 @@ namespace svc {
 // start of every chunk, so a chunk's audio depends on nothing but its own text and voice.
 void ReseedBackendRandom();
 
+// Restarts espeak-ng's random source (one for the process: espeak-ng runs under its lock) at the
+// same seed. Called with that lock held, before every text.
+void ReseedEspeakRandom();
+
 }  // namespace svc
