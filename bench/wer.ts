@@ -43,7 +43,8 @@ async function recognise(wav16k: string): Promise<string> {
 }
 
 async function to16k(input: string, output: string): Promise<void> {
-  await run('sox', [input, '-r', '16000', '-c', '1', '-b', '16', output])
+  // -D: no dither, whose noise sox draws afresh each run; with it the same audio was heard differently.
+  await run('sox', ['-D', input, '-r', '16000', '-c', '1', '-b', '16', output])
 }
 
 export interface WerResult {
