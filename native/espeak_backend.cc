@@ -29,6 +29,10 @@ struct SynthCollector {
   bool wordHasPhoneme = false;
 };
 
+// espeak-ng's pause phonemes: _ and _: (a clause's pause, and the one espeakENDPAUSE adds at the
+// end), _! and the like; _^_ is a switch of language, not a pause.
+bool IsPause(const char* phoneme) { return phoneme[0] == '\0' || (phoneme[0] == '_' && phoneme[1] != '^'); }
+
 void CloseOpenWord(SynthCollector& c, int64_t sample) {
   auto& words = *c.words;
   if (!words.empty() && words.back().endSample < 0) words.back().endSample = sample;
@@ -47,7 +51,7 @@ int OnSynth(short* wav, int numSamples, espeak_EVENT* events) {
         c->wordHasPhoneme = false;
         break;
       case espeakEVENT_PHONEME:
-        if (e->id.string[0] == '\0') {
+        if (IsPause(e->id.string)) {
           CloseOpenWord(*c, sample);  // a pause ends the word before it
         } else if (!c->wordHasPhoneme && !c->words->empty() && c->words->back().endSample < 0) {
           // WORD events can lead the word's first phoneme by ~50 ms; the phoneme is the true start.
@@ -158,7 +162,9 @@ bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const s
     name = job.voiceOverride + (plus == std::string::npos ? "" : name.substr(plus));
   }
   std::string text = job.phonemes ? "[[" + job.text + "]]" : job.text;
-  unsigned flags = espeakCHARS_UTF8 | (job.phonemes ? espeakPHONEMES : 0);
+  // espeakENDPAUSE, as espeak-ng's program: without it a chunk ends without its pause and its last
+  // word is not lengthened before it, and sentences ran into each other (about 250 ms a sentence).
+  unsigned flags = espeakCHARS_UTF8 | espeakENDPAUSE | (job.phonemes ? espeakPHONEMES : 0);
 
   std::lock_guard<std::mutex> lock(EspeakMutex());
   // Every piece starts from the state a fresh process has: its audio depends on nothing that
