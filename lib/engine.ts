@@ -392,6 +392,10 @@ export class Engine<PackModelId extends string = never> {
         pitch: voice.rendering.pitch,
         ...pcm,
         queueCapacity: this.queueCapacity,
+        // A neural chunk is one model run on `modelThreads` threads whose memory grows with its
+        // length: one at a time, a stream holds one chunk's activations, and its first chunk
+        // does not share the cores with the second.
+        parallelChunks: 1,
         chunks,
       }
     }

@@ -33,6 +33,8 @@ export interface NativePlan {
   sampleRate: number
   encoding: 'pcm_s16le' | 'pcm_f32le' | 'pcm_mulaw' | 'pcm_alaw'
   queueCapacity: number
+  /** Of the chunks ahead, how many are synthesised at once (default: all of them). */
+  parallelChunks?: number
   /** The first chunk is a request's first audio: the pool runs it ahead of other streams' chunks. */
   leading?: boolean
   chunks: NativeChunkPlan[]

@@ -33,6 +33,8 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   StreamConfig config;
   std::vector<ChunkJob> jobs;
   size_t capacity = 2;
+  // Of those, how many are synthesised at once (a neural stream's chunks run one at a time).
+  size_t parallel = 2;
   // Chunk 0 is a request's first audio: it goes ahead of the chunks other streams synthesise ahead.
   bool leading = false;
   uint64_t trackId = 0;
@@ -47,6 +49,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   // Chunks started and not yet read to their end: up to `capacity` are synthesised at once, on
   // several threads, and read in order.
   std::map<size_t, std::deque<AudioPiece>> started;
+  size_t producing = 0;  // chunks being synthesised now
   bool awaited = false;
   bool deliveryPosted = false;
   std::string error;
@@ -61,7 +64,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   bool DoneLocked() const { return nextJob == jobs.size() && started.empty(); }
 
   void MaybeProduceLocked() {
-    while (!cancelled.load() && error.empty() && nextJob < jobs.size() && started.size() < capacity) {
+    while (!cancelled.load() && error.empty() && nextJob < jobs.size() && started.size() < capacity && producing < parallel) {
       const size_t index = nextJob;
       started[index];
       if (!env->Submit([self = shared_from_this(), index] { self->Produce(index); }, *pool, index == 0 && leading)) {
@@ -69,6 +72,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
         return;
       }
       ++nextJob;
+      ++producing;
     }
   }
 
@@ -110,6 +114,8 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
       last.result = std::move(result);
       started[index].push_back(std::move(last));
     }
+    --producing;
+    MaybeProduceLocked();
     NotifyLocked();
   }
 
@@ -350,6 +356,8 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->config.outputRate = static_cast<int>(RequireNumber(plan, "plan", "sampleRate", 44100, kMinRate, kMaxRate, true));
     state_->config.encoding = ParseEncoding(RequireString(plan, "plan", "encoding", kMaxNameBytes));
     state_->capacity = static_cast<size_t>(RequireNumber(plan, "plan", "queueCapacity", 2, 1, kMaxQueueCapacity, true));
+    state_->parallel = static_cast<size_t>(
+        RequireNumber(plan, "plan", "parallelChunks", static_cast<double>(state_->capacity), 1, kMaxQueueCapacity, true));
     state_->leading = plan.Get("leading").ToBoolean().Value();
     Napi::Value chunks = plan.Get("chunks");
     if (!chunks.IsArray()) Invalid("plan.chunks must be an array");

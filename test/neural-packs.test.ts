@@ -88,6 +88,21 @@ describe('Piper packs', () => {
     expect(withoutStop.length).toBeLessThan(engineAudio.length)
   })
 
+  it('split a long first sentence at its clause, each chunk exactly one model run on its own ids', async () => {
+    const native = loadNative()
+    const text = 'Hello world, this is a longer test.'
+    const chunks = await collect(engine.speak({
+      model_id: 'svc_pro_v1.0', transcript: text, voice: { mode: 'id', id: voiceId('Sarah') },
+      output_format: { encoding: 'pcm_f32le', sample_rate: 22050 },
+    }))
+    expect(chunks.filter((c) => c.words.length > 0).map((c) => c.words.map((w) => w.text))).toEqual([['Hello', 'world,'], ['this', 'is', 'a', 'longer', 'test.']])
+    const clauses = [`${await native.phonemize('Hello world', 'en-us', true)},`, `${await native.phonemize('this is a longer test', 'en-us', true)}.`]
+    const reference = await Promise.all(clauses.map((phonemes) => piperRaw('svc_pro_v1.0', piperIds(phonemes, PIPER))))
+    const engineAudio = f32(Buffer.concat(chunks.map((c) => c.audio)))
+    expect(engineAudio.length).toBe(reference[0]!.length + reference[1]!.length)
+    expect(maxAbsDifference(engineAudio, Float32Array.from([...reference[0]!, ...reference[1]!]))).toBeLessThan(1e-5)
+  })
+
   it('pass the speaker as sid: each speaker is its own voice, listed with a stable id', async () => {
     const multi = pack('piper_multi')
     expect(multi.speakers.map((s) => [s.name, s.voice, s.gender])).toEqual([

@@ -24,20 +24,32 @@ function pauseOf(unit: Unit): 'none' | 'clause' | 'sentence' {
   return unit.kind === 'break' ? 'none' : unit.pause
 }
 
-/** Characters from each unit to the end of its sentence, to decide whether a clause cut is needed. */
-function charsToSentenceEnd(units: Unit[]): number[] {
+/** Characters from each unit to the end of its sentence (or clause), to decide whether a clause cut is needed. */
+function charsToEnd(units: Unit[], at: 'sentence' | 'clause'): number[] {
   const result = new Array<number>(units.length + 1).fill(0)
   for (let i = units.length - 1; i >= 0; i--) {
     const unit = units[i]!
-    result[i] = unitChars(unit) + (pauseOf(unit) === 'sentence' ? 0 : result[i + 1]!)
+    const pause = pauseOf(unit)
+    const ends = pause === 'sentence' || (at === 'clause' && pause === 'clause')
+    result[i] = unitChars(unit) + (ends ? 0 : result[i + 1]!)
   }
   return result
 }
 
-function cutPoints(units: Unit[]): number[] {
+export interface ChunkOptions {
+  /**
+   * A chunk grows by whole clauses only while it stays within this many characters (a longer
+   * clause stays whole, up to CHUNK_TARGET_CHARS). Neural packs make a chunk in one model run,
+   * whose memory and time grow with its length: this bounds both without cutting a clause.
+   */
+  clauseChars?: number
+}
+
+function cutPoints(units: Unit[], options: ChunkOptions): number[] {
   if (units.length === 0) return []
   const cuts: number[] = []
-  const toSentenceEnd = charsToSentenceEnd(units)
+  const toSentenceEnd = charsToEnd(units, 'sentence')
+  const toClauseEnd = options.clauseChars === undefined ? undefined : charsToEnd(units, 'clause')
   let chars = 0
   for (let i = 0; i < units.length; i++) {
     const unit = units[i]!
@@ -45,8 +57,9 @@ function cutPoints(units: Unit[]): number[] {
     if (!canCutAfter(unit) || i === units.length - 1) continue
     const pause = pauseOf(unit)
     const sentenceTooLong = chars + toSentenceEnd[i + 1]! > CHUNK_TARGET_CHARS
+    const clauseOverflows = toClauseEnd !== undefined && chars + toClauseEnd[i + 1]! > options.clauseChars!
     const nextOverflows = chars + unitChars(units[i + 1]!) > CHUNK_TARGET_CHARS
-    if (pause === 'sentence' || (pause === 'clause' && sentenceTooLong) || nextOverflows) {
+    if (pause === 'sentence' || (pause === 'clause' && (sentenceTooLong || clauseOverflows)) || nextOverflows) {
       cuts.push(i)
       chars = 0
     }
@@ -95,10 +108,10 @@ function toPieces(units: Unit[]): Piece[] {
   return pieces
 }
 
-export function chunkUnits(units: Unit[]): Chunk[] {
+export function chunkUnits(units: Unit[], options: ChunkOptions = {}): Chunk[] {
   const chunks: Chunk[] = []
   let start = 0
-  for (const cut of cutPoints(units)) {
+  for (const cut of cutPoints(units, options)) {
     const last = units[cut]!
     const midClause = cut < units.length - 1 && last.kind !== 'break' && pauseOf(last) === 'none'
     chunks.push({ pieces: toPieces(units.slice(start, cut + 1)), ...(midClause && { continues: true }) })

@@ -6,7 +6,7 @@
 import { abortedError, TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
 import { boundSegments } from './bounds.js'
-import { chunkUnits } from './chunker.js'
+import { chunkUnits, type ChunkOptions } from './chunker.js'
 import { ipaWordToPhonemes } from './ipa/index.js'
 import { parseMarkup, parseMarkupPrefix, type DigitsSegment, type Segment } from './parser.js'
 import { createReader } from './readers.js'
@@ -20,6 +20,15 @@ import type { Unit } from './units.js'
  * that other streams are waiting for (a new one's first) waits at most this long for the loop.
  */
 const PLAN_SLICE_MS = 4
+/**
+ * A neural pack makes a chunk in one model run: the chunk's first audio waits for all of it, and
+ * the run's memory grows with its length (about 20 MB a second of audio for a Piper medium
+ * voice). So its chunks group whole clauses up to this many characters (a longer clause stays
+ * whole)...
+ */
+const NEURAL_CLAUSE_CHARS = 80
+/** ...and those of the transcript's first sentence up to this many, so that "Sure, I can do that." speaks "Sure," at once. */
+const NEURAL_OPENING_CLAUSE_CHARS = 30
 /** Text up to this long is parsed and split at once (well under a slice); longer text waits for a turn first. */
 const UNSLICED_CHARS = 4096
 
@@ -195,6 +204,12 @@ export class SpeechPlanner {
     }
   }
 
+  /** How a sentence is chunked; `opening`: it is the first sentence of the transcript. */
+  private chunkOptions(opening: boolean): ChunkOptions {
+    if (this.opts.backend !== 'neural') return {}
+    return { clauseChars: opening ? NEURAL_OPENING_CLAUSE_CHARS : NEURAL_CLAUSE_CHARS }
+  }
+
   private append(into: SpeechPlan, plan: SpeechPlan): void {
     into.words.push(...plan.words)
     into.chunks.push(...plan.chunks)
@@ -223,7 +238,7 @@ export class SpeechPlanner {
       }
       for (const sentence of sentences) {
         const units = sentence.flatMap((segment) => segmentUnits(segment, reader, this.opts, addWord))
-        chunks.push(...chunkUnits(mergeBreaks(units)))
+        chunks.push(...chunkUnits(mergeBreaks(units), this.chunkOptions(this.base === 0 && this.wordCount === 0 && chunks.length === 0)))
         await breathe()
       }
     }
