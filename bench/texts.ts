@@ -31,6 +31,34 @@ export const HARVARD_SENTENCES: readonly string[] = [
   'The girl at the booth sold fifty bonds.',
 ]
 
+/**
+ * Sentences over 60 characters with a clause punctuated inside: spoken alone, each is a session's
+ * first sentence, which flite starts with its first clause as a chunk of its own. Their word error
+ * rate, ours against the flite program's (which speaks each whole), shows what that cut costs.
+ */
+export const CLAUSE_SENTENCES: readonly string[] = [
+  'The old lighthouse stood at the end of a long spit of sand, and for most of its life it had been kept by people who rarely left it.',
+  'Reading those pages now, one is struck less by the danger than by the rhythm.',
+  'When a boat was late, the whole town knew it within the hour.',
+  'First the oil lamp gave way to an electric bulb, and the keepers no longer had to trim wicks.',
+  'He never complained about the change, and he kept his logbook going all the same.',
+  'Inside the cottage, under glass, there are logbooks open at random pages.',
+  'The work was not hard, but it never stopped from one season to the next.',
+  'If the weather holds tomorrow, we will walk along the river to the old mill.',
+  'Before you leave the office tonight, please lock the back door and switch off the lights.',
+  'Although the train was late, most of the passengers reached the meeting on time.',
+  'After the storm had passed, the children ran down to the beach to look for shells.',
+  'The doctor listened carefully, then wrote a short note and handed it to the nurse.',
+  'When the evening comes and the beam begins to turn, the visitors usually fall silent.',
+  'Your order has been shipped, and it should arrive at your door within three days.',
+  'To reset your password, open the settings page and choose the security tab.',
+  'In the morning, the market fills with farmers selling bread, cheese and fresh fruit.',
+  'As the sun went down, the fishing boats came back into the harbour one by one.',
+  'The museum is open every day except Monday, from ten in the morning until six.',
+  'Thank you for calling, a member of our team will be with you in a few minutes.',
+  'Once the water begins to boil, add the pasta and stir it gently for a minute.',
+]
+
 /** About a thousand words of plain English prose, spoken as one request. */
 export const THOUSAND_WORDS = [
   'The old lighthouse stood at the end of a long spit of sand, and for most of its life it had been kept by people who',

@@ -45,8 +45,10 @@ import type { BackendTuning, CloneVoiceFields, ListVoicesOptions, StoredVoice, V
 export interface EngineOptions<Packs extends Record<string, PackOptions> = Record<string, PackOptions>> {
   /** Native synthesis threads (default: CPU count, 2 to 8). Fixed for the process by the first engine. */
   threads?: number
-  /** Chunks synthesized ahead of the consumer before synthesis waits (default 2). */
+  /** Chunks of one stream synthesized at once (default 2; a neural pack's streams: 1, each run on `modelThreads`). */
   queueCapacity?: number
+  /** Seconds of audio a stream synthesizes ahead of its consumer before synthesis waits (default 5). */
+  aheadSeconds?: number
   /** Longest transcript accepted, in UTF-16 characters (default 100 000). */
   maxTranscriptChars?: number
   /** Longest audio of one request in seconds, breaks included (default 1800): estimated before synthesis, enforced during it. */
@@ -133,6 +135,7 @@ export class Engine<PackModelId extends string = never> {
   private readonly ownsVoiceStore: boolean
   private readonly previews = new PreviewCache()
   private readonly queueCapacity: number
+  private readonly aheadSeconds: number
   private readonly maxTranscriptChars: number
   private readonly maxAudioSeconds: number
   private readonly calls = new CallTracker()
@@ -148,6 +151,7 @@ export class Engine<PackModelId extends string = never> {
     this.packVoices = new PackVoiceStore(packs)
     this.voiceStore = new CombinedVoiceStore(options.voiceStore ?? openVoiceStore(options.dataDir), this.packVoices)
     this.queueCapacity = options.queueCapacity ?? 2
+    this.aheadSeconds = options.aheadSeconds ?? 5
     this.maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
     this.maxAudioSeconds = options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS
   }
@@ -391,11 +395,11 @@ export class Engine<PackModelId extends string = never> {
         requestSpeed: resolved.speed,
         pitch: voice.rendering.pitch,
         ...pcm,
-        queueCapacity: this.queueCapacity,
         // A neural chunk is one model run on `modelThreads` threads whose memory grows with its
         // length: one at a time, a stream holds one chunk's activations, and its first chunk
         // does not share the cores with the second.
-        parallelChunks: 1,
+        queueCapacity: 1,
+        aheadSeconds: this.aheadSeconds,
         chunks,
       }
     }
@@ -413,6 +417,7 @@ export class Engine<PackModelId extends string = never> {
       ...(tuning && { transform: tuning.transform }),
       ...pcm,
       queueCapacity: this.queueCapacity,
+      aheadSeconds: this.aheadSeconds,
       chunks,
     }
   }

@@ -33,8 +33,8 @@ export interface NativePlan {
   sampleRate: number
   encoding: 'pcm_s16le' | 'pcm_f32le' | 'pcm_mulaw' | 'pcm_alaw'
   queueCapacity: number
-  /** Of the chunks ahead, how many are synthesised at once (default: all of them). */
-  parallelChunks?: number
+  /** Seconds of unread audio at which the stream starts no more chunks. */
+  aheadSeconds?: number
   /** The first chunk is a request's first audio: the pool runs it ahead of other streams' chunks. */
   leading?: boolean
   chunks: NativeChunkPlan[]
@@ -111,6 +111,8 @@ export interface NativeCounters {
   liveStreams: number
   poolThreads: number
   queuedTasks: number
+  /** Audio made and not yet read, over every stream, in bytes: what slow readers hold in memory. */
+  unreadAudioBytes: number
 }
 
 /** A Piper or Kokoro pack, validated in TypeScript; the addon checks the model against it. */

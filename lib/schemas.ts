@@ -84,6 +84,7 @@ export type OutputFormatRequest = z.input<typeof outputFormatSchema>
 export const engineOptionsSchema = z.object({
   threads: z.number().int().min(1).max(64).optional(),
   queueCapacity: z.number().int().min(1).max(64).optional(),
+  aheadSeconds: z.number().min(0).max(600).optional(),
   maxTranscriptChars: z.number().int().min(1).optional(),
   maxAudioSeconds: z.number().positive().max(86_400).optional(),
   espeakDataPath: z.string().min(1).optional(),

@@ -175,11 +175,12 @@ Napi::Value TransformVoice(const Napi::CallbackInfo& info) {
       });
 }
 
-// counters() -> { activeTasks, liveStreams, poolThreads, queuedTasks }
+// counters() -> { activeTasks, liveStreams, poolThreads, queuedTasks, unreadAudioBytes }
 Napi::Value Counters(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(info.Env());
   out.Set("activeTasks", Napi::Number::New(info.Env(), static_cast<double>(EnvContext::activeTasks.load())));
   out.Set("liveStreams", Napi::Number::New(info.Env(), static_cast<double>(SynthStream::liveStreams.load())));
+  out.Set("unreadAudioBytes", Napi::Number::New(info.Env(), static_cast<double>(SynthStream::unreadBytes.load())));
   out.Set("poolThreads", WorkerPool::Instance().Size());
   out.Set("queuedTasks", Napi::Number::New(info.Env(), static_cast<double>(WorkerPool::Instance().Queued())));
   return out;

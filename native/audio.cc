@@ -11,9 +11,18 @@
 namespace svc {
 namespace {
 
+// Comparisons rather than fmin/fmax, and lrint built with -fno-math-errno: this runs once a
+// sample, and as library calls they cost espeak-ng's output about 5 % of its synthesis time.
 int16_t ToS16(float x) {
-  const float scaled = std::nearbyint(x * 32768.0f);
-  return static_cast<int16_t>(std::fmax(-32768.0f, std::fmin(32767.0f, scaled)));
+  float scaled = x * 32768.0f;
+  if (!(scaled < 32767.0f)) scaled = 32767.0f;  // NaN too
+  if (scaled < -32768.0f) scaled = -32768.0f;
+  return static_cast<int16_t>(std::lrint(scaled));  // to nearest, ties to even, as nearbyint did
+}
+
+float ClipUnit(float x) {
+  if (!(x < 1.0f)) return 1.0f;  // NaN too
+  return x < -1.0f ? -1.0f : x;
 }
 
 // ITU-T G.711 mu-law.
@@ -158,7 +167,7 @@ void Encode(const float* samples, size_t count, Encoding encoding, std::vector<u
         break;
       }
       case Encoding::PcmF32le: {
-        const float clipped = std::fmax(-1.0f, std::fmin(1.0f, samples[i]));
+        const float clipped = ClipUnit(samples[i]);
         std::memcpy(dst + 4 * i, &clipped, 4);  // x86-64 and arm64 are little-endian
         break;
       }

@@ -36,6 +36,10 @@ class EdgeTrimmer {
         leading_(leadThreshold > 0) {}
 
   void Push(const float* samples, size_t count, std::vector<float>& out) {
+    if (!leading_ && trailThreshold_ <= 0) {  // nothing to trim (most pieces): no per-sample work
+      out.insert(out.end(), samples, samples + count);
+      return;
+    }
     for (size_t i = 0; i < count; ++i) {
       const float x = samples[i];
       if (leading_) {

@@ -19,6 +19,10 @@
 namespace svc {
 
 std::atomic<int64_t> SynthStream::liveStreams{0};
+std::atomic<int64_t> SynthStream::unreadBytes{0};
+
+// However little audio they hold (a run of empty chunks), no more chunks than this wait to be read.
+constexpr size_t kMaxChunksAhead = 64;
 
 // A stretch of a chunk's audio for the reader; the last one of a chunk carries its words.
 struct AudioPiece {
@@ -32,9 +36,11 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   std::shared_ptr<EnvContext> env;
   StreamConfig config;
   std::vector<ChunkJob> jobs;
+  // At most `capacity` chunks are synthesised at once, and no chunk is started while the reader has
+  // `aheadSamples` of audio left to read: chunks are clauses or sentences, so the bound is counted
+  // in audio, not chunks, and a slow reader stops synthesis after the same stretch of speech.
   size_t capacity = 2;
-  // Of those, how many are synthesised at once (a neural stream's chunks run one at a time).
-  size_t parallel = 2;
+  int64_t aheadSamples = 0;
   // Chunk 0 is a request's first audio: it goes ahead of the chunks other streams synthesise ahead.
   bool leading = false;
   uint64_t trackId = 0;
@@ -46,10 +52,19 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   std::mutex mutex;  // guards everything below
   size_t nextJob = 0;   // the next chunk to start
   size_t nextRead = 0;  // the chunk the reader is in
-  // Chunks started and not yet read to their end: up to `capacity` are synthesised at once, on
-  // several threads, and read in order.
+  // Chunks started and not yet read to their end, synthesised on several threads and read in order.
   std::map<size_t, std::deque<AudioPiece>> started;
-  size_t producing = 0;  // chunks being synthesised now
+  size_t producing = 0;       // chunks being synthesised
+  int64_t unreadSamples = 0;  // audio made and not yet read
+  int64_t unreadBytes = 0;
+
+  ~StreamState() { SynthStream::unreadBytes -= unreadBytes; }
+
+  void CountUnreadLocked(int64_t samples, int64_t bytes) {
+    unreadSamples += samples;
+    unreadBytes += bytes;
+    SynthStream::unreadBytes += bytes;
+  }
   bool awaited = false;
   bool deliveryPosted = false;
   std::string error;
@@ -64,7 +79,8 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   bool DoneLocked() const { return nextJob == jobs.size() && started.empty(); }
 
   void MaybeProduceLocked() {
-    while (!cancelled.load() && error.empty() && nextJob < jobs.size() && started.size() < capacity && producing < parallel) {
+    while (!cancelled.load() && error.empty() && nextJob < jobs.size() && producing < capacity &&
+           (started.empty() || (unreadSamples < aheadSamples && started.size() < kMaxChunksAhead))) {
       const size_t index = nextJob;
       started[index];
       if (!env->Submit([self = shared_from_this(), index] { self->Produce(index); }, *pool, index == 0 && leading)) {
@@ -86,6 +102,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   void Add(size_t index, AudioPiece piece) {
     std::lock_guard<std::mutex> lock(mutex);
     if (cancelled.load()) return;
+    CountUnreadLocked(piece.samples, static_cast<int64_t>(piece.audio.size()));
     started[index].push_back(std::move(piece));
     NotifyLocked();
   }
@@ -106,15 +123,16 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
       failureCode = CodeOf(e);
     }
     std::lock_guard<std::mutex> lock(mutex);
+    --producing;
     if (!failure.empty()) {
       error = failure;
       errorCode = failureCode;
     } else if (complete && !cancelled.load()) {
       AudioPiece last{std::move(result.tail), result.tailSamples, true, {}};
       last.result = std::move(result);
+      CountUnreadLocked(last.samples, static_cast<int64_t>(last.audio.size()));
       started[index].push_back(std::move(last));
     }
-    --producing;
     MaybeProduceLocked();
     NotifyLocked();
   }
@@ -160,11 +178,12 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
       piece.result = std::move(more.result);
       it->second.pop_front();
     }
+    CountUnreadLocked(-piece.samples, -static_cast<int64_t>(piece.audio.size()));
     if (piece.last) {
       started.erase(it);
       ++nextRead;
-      MaybeProduceLocked();
     }
+    MaybeProduceLocked();
     lock.unlock();
     deferred.Resolve(ToJs(e, piece));
   }
@@ -204,6 +223,7 @@ constexpr double kMinRequestSpeed = 0.5, kMaxRequestSpeed = 2.0;  // the request
 constexpr double kMinPitch = 0.25, kMaxPitch = 4.0;
 constexpr double kMinRate = 8000, kMaxRate = 48000;
 constexpr double kMaxQueueCapacity = 64;
+constexpr double kMaxAheadSeconds = 600;
 constexpr double kMaxBreakMs = 60000;
 constexpr size_t kMaxNameBytes = 256;
 // The longest run of text without a space a backend is given. espeak-ng overflows a 160-byte
@@ -356,8 +376,8 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->config.outputRate = static_cast<int>(RequireNumber(plan, "plan", "sampleRate", 44100, kMinRate, kMaxRate, true));
     state_->config.encoding = ParseEncoding(RequireString(plan, "plan", "encoding", kMaxNameBytes));
     state_->capacity = static_cast<size_t>(RequireNumber(plan, "plan", "queueCapacity", 2, 1, kMaxQueueCapacity, true));
-    state_->parallel = static_cast<size_t>(
-        RequireNumber(plan, "plan", "parallelChunks", static_cast<double>(state_->capacity), 1, kMaxQueueCapacity, true));
+    state_->aheadSamples = std::llround(RequireNumber(plan, "plan", "aheadSeconds", 5, 0, kMaxAheadSeconds) *
+                                        state_->config.outputRate);
     state_->leading = plan.Get("leading").ToBoolean().Value();
     Napi::Value chunks = plan.Get("chunks");
     if (!chunks.IsArray()) Invalid("plan.chunks must be an array");
@@ -429,6 +449,7 @@ void SynthStream::Cancel(const Napi::CallbackInfo& info) {
   state_->cancelled = true;
   std::unique_lock<std::mutex> lock(state_->mutex);
   state_->started.clear();
+  state_->CountUnreadLocked(-state_->unreadSamples, -state_->unreadBytes);
   if (state_->awaited && state_->waiting) {
     Napi::Promise::Deferred deferred = *state_->waiting;
     state_->waiting.reset();

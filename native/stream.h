@@ -21,6 +21,8 @@ class SynthStream : public Napi::ObjectWrap<SynthStream> {
   ~SynthStream() override;
 
   static std::atomic<int64_t> liveStreams;
+  // Bytes of audio made and not yet read, over every stream: what readers hold back in memory.
+  static std::atomic<int64_t> unreadBytes;
 
  private:
   Napi::Value Next(const Napi::CallbackInfo& info);

@@ -1,9 +1,18 @@
 /**
- * Groups units into the chunks the engine synthesises, each spoken as one utterance: a chunk is a
- * sentence, so the backends give it a sentence's prosody (first audio comes from the backends'
- * streaming, not from small chunks). A sentence over CHUNK_TARGET_CHARS is cut at its clauses,
- * keeping their pauses, and a clause still too long between words. Cuts fall only between units,
- * so a tag or a normalised expansion is never split.
+ * Groups units into the chunks the engine synthesises, each spoken as one utterance. Cuts fall
+ * only between units, so a tag or a normalised expansion is never split, and never in mid-clause
+ * to start early: only a clause still longer than CHUNK_TARGET_CHARS is cut between words.
+ *
+ * How far a chunk reaches depends on the backend (ChunkShape):
+ * - flite analyses its whole utterance before it makes audio, and gives it one prosody: a chunk
+ *   is a sentence (one over CHUNK_TARGET_CHARS is cut at its clauses, keeping their pauses). The
+ *   session's first sentence is the exception: when it is long, its first clause is a chunk of
+ *   its own, since the listener waits for that utterance's analysis.
+ * - A neural pack makes a chunk in one model run, whose memory and time grow with its length: a
+ *   chunk is whole clauses up to a bound (clauseChars), a smaller one in the first sentence.
+ * - espeak-ng analyses and speaks a clause at a time (its intonation is a clause's): a clause
+ *   spoken alone is the same audio as within its sentence. A chunk is a clause, so one stream's
+ *   chunk holds espeak-ng's single thread no longer than a clause, and a new stream waits less.
  */
 import type { Chunk, Piece, TextPiece, WordSpan } from './types.js'
 import type { Unit } from './units.js'
@@ -36,32 +45,38 @@ function charsToEnd(units: Unit[], at: 'sentence' | 'clause'): number[] {
   return result
 }
 
-export interface ChunkOptions {
-  /**
-   * A chunk grows by whole clauses only while it stays within this many characters (a longer
-   * clause stays whole, up to CHUNK_TARGET_CHARS). Neural packs make a chunk in one model run,
-   * whose memory and time grow with its length: this bounds both without cutting a clause.
-   */
+/**
+ * Where a sentence's clauses become chunks of their own. `leadClauseAbove`: a sentence longer than
+ * this many characters has its first clause cut off; `everyClause`: every clause is a chunk;
+ * `clauseChars`: a chunk grows by whole clauses only while it stays within this many characters
+ * (a longer clause stays whole).
+ */
+export interface ChunkShape {
+  leadClauseAbove?: number
+  everyClause?: boolean
   clauseChars?: number
 }
 
-function cutPoints(units: Unit[], options: ChunkOptions): number[] {
+function cutPoints(units: Unit[], shape: ChunkShape): number[] {
   if (units.length === 0) return []
   const cuts: number[] = []
   const toSentenceEnd = charsToEnd(units, 'sentence')
-  const toClauseEnd = options.clauseChars === undefined ? undefined : charsToEnd(units, 'clause')
+  const toClauseEnd = shape.clauseChars === undefined ? undefined : charsToEnd(units, 'clause')
+  const restLimit = shape.everyClause ? 0 : CHUNK_TARGET_CHARS
   let chars = 0
+  let clauseLimit = toSentenceEnd[0]! > (shape.leadClauseAbove ?? Infinity) ? 0 : restLimit
   for (let i = 0; i < units.length; i++) {
     const unit = units[i]!
     chars += unitChars(unit)
     if (!canCutAfter(unit) || i === units.length - 1) continue
     const pause = pauseOf(unit)
-    const sentenceTooLong = chars + toSentenceEnd[i + 1]! > CHUNK_TARGET_CHARS
-    const clauseOverflows = toClauseEnd !== undefined && chars + toClauseEnd[i + 1]! > options.clauseChars!
+    const sentenceTooLong = chars + toSentenceEnd[i + 1]! > clauseLimit
+    const clauseOverflows = toClauseEnd !== undefined && chars + toClauseEnd[i + 1]! > shape.clauseChars!
     const nextOverflows = chars + unitChars(units[i + 1]!) > CHUNK_TARGET_CHARS
     if (pause === 'sentence' || (pause === 'clause' && (sentenceTooLong || clauseOverflows)) || nextOverflows) {
       cuts.push(i)
       chars = 0
+      clauseLimit = restLimit
     }
   }
   if (cuts[cuts.length - 1] !== units.length - 1) cuts.push(units.length - 1)
@@ -108,10 +123,11 @@ function toPieces(units: Unit[]): Piece[] {
   return pieces
 }
 
-export function chunkUnits(units: Unit[], options: ChunkOptions = {}): Chunk[] {
+/** Chunks one sentence's units. */
+export function chunkUnits(units: Unit[], shape: ChunkShape = {}): Chunk[] {
   const chunks: Chunk[] = []
   let start = 0
-  for (const cut of cutPoints(units, options)) {
+  for (const cut of cutPoints(units, shape)) {
     const last = units[cut]!
     const midClause = cut < units.length - 1 && last.kind !== 'break' && pauseOf(last) === 'none'
     chunks.push({ pieces: toPieces(units.slice(start, cut + 1)), ...(midClause && { continues: true }) })

@@ -6,7 +6,7 @@
 import { abortedError, TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
 import { boundSegments } from './bounds.js'
-import { chunkUnits, type ChunkOptions } from './chunker.js'
+import { chunkUnits, type ChunkShape } from './chunker.js'
 import { ipaWordToPhonemes } from './ipa/index.js'
 import { parseMarkup, parseMarkupPrefix, type DigitsSegment, type Segment } from './parser.js'
 import { createReader } from './readers.js'
@@ -27,10 +27,24 @@ const PLAN_SLICE_MS = 4
  * whole)...
  */
 const NEURAL_CLAUSE_CHARS = 80
-/** ...and those of the transcript's first sentence up to this many, so that "Sure, I can do that." speaks "Sure," at once. */
-const NEURAL_OPENING_CLAUSE_CHARS = 30
+/** ...and those of the session's first sentence up to this many, so that "Sure, I can do that." speaks "Sure," at once. */
+const NEURAL_FIRST_CLAUSE_CHARS = 30
 /** Text up to this long is parsed and split at once (well under a slice); longer text waits for a turn first. */
 const UNSLICED_CHARS = 4096
+/**
+ * flite makes no audio before it has analysed its whole utterance, about 0.2 ms a character: a
+ * session's first sentence longer than this starts with its first clause (see chunker.ts), so the
+ * listener waits for at most about this many characters' analysis where the text allows it.
+ */
+const FLITE_LEAD_CLAUSE_ABOVE_CHARS = 60
+
+/** How the next sentence is chunked (see chunker.ts); `first`: no chunk has been planned yet. */
+function chunkShape(backend: PlanOptions['backend'], first: boolean): ChunkShape {
+  if (backend === 'espeak') return { everyClause: true }
+  if (backend === 'flite' && first) return { leadClauseAbove: FLITE_LEAD_CLAUSE_ABOVE_CHARS }
+  if (backend === 'neural') return { clauseChars: first ? NEURAL_FIRST_CLAUSE_CHARS : NEURAL_CLAUSE_CHARS }
+  return {}
+}
 
 function checkOptions(transcript: unknown, opts: PlanOptions): void {
   if (typeof transcript !== 'string') throw new TtsError('INVALID_REQUEST', 'transcript must be a string')
@@ -142,6 +156,8 @@ export class SpeechPlanner {
   /** Offset of `pending` in all the text written. */
   private base = 0
   private wordCount = 0
+  /** Whether a chunk has been planned: the first one is the session's first audio. */
+  private chunked = false
   /** End of the text to plan even though its last sentence may be unfinished (a flush), in `pending`. */
   private flushTo = 0
   private ended = false
@@ -204,12 +220,6 @@ export class SpeechPlanner {
     }
   }
 
-  /** How a sentence is chunked; `opening`: it is the first sentence of the transcript. */
-  private chunkOptions(opening: boolean): ChunkOptions {
-    if (this.opts.backend !== 'neural') return {}
-    return { clauseChars: opening ? NEURAL_OPENING_CLAUSE_CHARS : NEURAL_CLAUSE_CHARS }
-  }
-
   private append(into: SpeechPlan, plan: SpeechPlan): void {
     into.words.push(...plan.words)
     into.chunks.push(...plan.chunks)
@@ -238,7 +248,9 @@ export class SpeechPlanner {
       }
       for (const sentence of sentences) {
         const units = sentence.flatMap((segment) => segmentUnits(segment, reader, this.opts, addWord))
-        chunks.push(...chunkUnits(mergeBreaks(units), this.chunkOptions(this.base === 0 && this.wordCount === 0 && chunks.length === 0)))
+        const sentenceChunks = chunkUnits(mergeBreaks(units), chunkShape(this.opts.backend, !this.chunked))
+        chunks.push(...sentenceChunks)
+        if (sentenceChunks.length > 0) this.chunked = true
         await breathe()
       }
     }

@@ -47,9 +47,29 @@ describe('planSpeech', () => {
     expect(chunkTexts(plan.chunks).join(' | ')).toBe('a <1500> b <5000> c')
   })
 
-  it('makes one chunk per sentence, the first one included', async () => {
-    const plan = await planSpeech('Hi there, my friend. How are you today? I am fine.', en)
-    expect(chunkTexts(plan.chunks)).toEqual(['Hi there, my friend.', 'How are you today?', 'I am fine.'])
+  it('makes one chunk per sentence on flite, the first one included, and one per clause on espeak-ng', async () => {
+    const text = 'Hi there, my friend. How are you today? I am fine; thanks.'
+    expect(chunkTexts((await planSpeech(text, { language: 'en', backend: 'flite' })).chunks)).toEqual([
+      'Hi there, my friend.',
+      'How are you today?',
+      'I am fine; thanks.',
+    ])
+    expect(chunkTexts((await planSpeech(text, en)).chunks)).toEqual(['Hi there,', 'my friend.', 'How are you today?', 'I am fine;', 'thanks.'])
+  })
+
+  it("on flite, starts a long first sentence with its first clause, and only the first sentence", async () => {
+    const long = 'When a boat was late, the whole town knew it within the hour, and people drifted down.'
+    const flite = { language: 'en', backend: 'flite' } as const
+    expect(chunkTexts((await planSpeech(`${long} ${long}`, flite)).chunks)).toEqual([
+      'When a boat was late,',
+      'the whole town knew it within the hour, and people drifted down.',
+      long,
+    ])
+    // A short first sentence stays whole.
+    expect(chunkTexts((await planSpeech('Hi there, my friend. How are you?', flite)).chunks)).toEqual(['Hi there, my friend.', 'How are you?'])
+    // Without a clause to cut at, the sentence stays whole: never a cut in mid-clause to start early.
+    const noClause = 'The old lighthouse stood at the very end of a long spit of sand by the harbour.'
+    expect(chunkTexts((await planSpeech(noClause, flite)).chunks)).toEqual([noClause])
   })
 
   it('never ends a sentence at an abbreviation', async () => {
@@ -89,8 +109,8 @@ describe('planSpeech', () => {
     // A clause longer than the bound stays whole.
     const clause = 'a clause with no punctuation in it that runs on well past eighty characters of text'
     expect(chunkTexts((await planSpeech(`Hi. ${clause}, end.`, { language: 'en', backend: 'neural' })).chunks)).toEqual(['Hi.', `${clause},`, 'end.'])
-    // The builtin backends keep a sentence a chunk.
-    expect(chunkTexts((await planSpeech(transcript, en)).chunks)).toEqual(['Sure, I can read that for you.', long, 'Short one, too.'])
+    // flite keeps a sentence a chunk after its first.
+    expect(chunkTexts((await planSpeech(transcript, { language: 'en', backend: 'flite' })).chunks)).toEqual(['Sure, I can read that for you.', long, 'Short one, too.'])
   })
 
   it('reads ASCII only for flite and converts IPA to CMU phones', async () => {
@@ -116,7 +136,7 @@ describe('planSpeech', () => {
   it('reads Japanese as kana from kuromoji, one source word per token', async () => {
     const plan = await planSpeech('今日は天気がいいので、公園に行きます。', { language: 'ja', backend: 'espeak' })
     expect(plan.words.map((word) => word.text)).toEqual(['今日', 'は', '天気', 'が', 'いい', 'ので', '公園', 'に', '行き', 'ます'])
-    expect(chunkTexts(plan.chunks)).toEqual(['キョー ワ テンキ ガ イイ ノデ, コーエン ニ イキ マス.'])
+    expect(chunkTexts(plan.chunks)).toEqual(['キョー ワ テンキ ガ イイ ノデ,', 'コーエン ニ イキ マス.'])
   })
 
   it('plans an empty or markup-only transcript', async () => {
