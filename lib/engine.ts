@@ -460,9 +460,9 @@ export class Engine<PackModelId extends string = never> {
         maxPendingChars: this.maxTranscriptChars,
         maxAudioSeconds: this.maxAudioSeconds,
         ...(how.whole && { check: new SpeechPlanCheck({ maxAudioSeconds: this.maxAudioSeconds, speed }) }),
-        start: (chunks, leading) => {
+        start: (chunks) => {
           try {
-            return new this.native.SynthStream({ ...nativePlan, chunks, leading })
+            return new this.native.SynthStream({ ...nativePlan, chunks, leading: true, open: true })
           } catch (cause) {
             throw fromNativeError(cause, 'synthesis could not start')
           }

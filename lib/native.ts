@@ -37,6 +37,8 @@ export interface NativePlan {
   aheadSeconds?: number
   /** The first chunk is a request's first audio: the pool runs it ahead of other streams' chunks. */
   leading?: boolean
+  /** More chunks will be appended (append(), then end()). */
+  open?: boolean
   chunks: NativeChunkPlan[]
 }
 
@@ -79,6 +81,10 @@ export interface NativeChunk {
 export interface NativeSynthStream {
   /** The next stretch of audio, or null when the plan is spoken (or the stream was cancelled). One call at a time. */
   next(): Promise<NativeChunk | null>
+  /** More chunks, for a stream made with `open: true`: synthesised after those before them. */
+  append(chunks: NativeChunkPlan[]): void
+  /** No more chunks: next() gives null once the last is read. */
+  end(): void
   cancel(): void
 }
 

@@ -1,6 +1,7 @@
 /**
  * The writable speech session: text is written in pieces, planned a sentence at a time as it
- * becomes complete, and synthesised on native streams while more text arrives. Every entry point
+ * becomes complete, and synthesised on one native stream while more text arrives: each planned
+ * take is appended to it, so the session keeps one place in the native schedule. Every entry point
  * of the engine runs on a session (a whole transcript is one write and an end), so a transcript
  * gives the same audio and words however it was written.
  */
@@ -17,8 +18,6 @@ import type { Chunk, PlanOptions, SourceWord } from './text/types.js'
  * first chunk of a long text is synthesised before the rest of it is planned.
  */
 const FIRST_TAKE_CHARS = 200
-/** Takes on native streams at once: the one being read and the next, which synthesises meanwhile. */
-const TAKES_STARTED = 2
 
 /**
  * A stretch of a speech stream, as the backend made it: audio in the requested encoding (no
@@ -58,8 +57,11 @@ export interface SessionSynthesis {
    * (after the audio of the takes before it), and no take is synthesised before one speaks.
    */
   check?: SpeechPlanCheck
-  /** Starts synthesising planned chunks at once; `leading`: the first of them is the session's first audio. */
-  start(chunks: NativeChunkPlan[], leading: boolean): NativeSynthStream
+  /**
+   * Starts the session's native stream on its first planned chunks (its first audio: the pool
+   * runs it ahead of other streams' work); later chunks are appended to it.
+   */
+  start(chunks: NativeChunkPlan[]): NativeSynthStream
   /** Called once when the session is over: read to the end, left early, or aborted. */
   finished?: () => void
 }
@@ -70,8 +72,10 @@ interface Take {
   wordsEnd: number
 }
 
-interface StartedTake extends Take {
-  stream: NativeSynthStream
+/** A chunk handed to the native stream; the last of a take completes the words before `wordsEnd`. */
+interface QueuedChunk {
+  chunk: Chunk
+  wordsEnd?: number
 }
 
 /**
@@ -94,9 +98,12 @@ export class WritableSpeechSession implements SpeechSession {
   private readonly words: SourceWord[] = []
   /** Planned takes not yet handed to a native stream. */
   private readonly planned: Take[] = []
-  /** Takes on native streams, in order: the first is being read. */
-  private readonly started: StartedTake[] = []
+  /** The session's native stream (in a set the canceller can hold), made with the first take. */
   private readonly streams = new Set<NativeSynthStream>()
+  private stream: NativeSynthStream | undefined
+  private streamEnded = false
+  /** Chunks on the native stream not yet read, in order: the first is being read. */
+  private readonly queued: QueuedChunk[] = []
   /** The last chunk handed to a native stream: the next take's edges depend on it. */
   private previousChunk: Chunk | undefined
   private planning: Promise<void> | undefined
@@ -185,7 +192,7 @@ export class WritableSpeechSession implements SpeechSession {
    * holds the main thread a slice at a time, and the first audio must not wait behind one.
    */
   private async untilFirstAudio(): Promise<void> {
-    if (this.firstAudioGone || this.started.length === 0) return
+    if (this.firstAudioGone || this.stream === undefined) return
     await new Promise<void>((resolve) => {
       this.openFirstAudioGate = resolve
     })
@@ -238,23 +245,27 @@ export class WritableSpeechSession implements SpeechSession {
   }
 
   /**
-   * Starts planned takes as the reader pulls, up to TAKES_STARTED (a reader that stops reading
-   * stops synthesis); a checked request's only once one of them speaks.
+   * Hands planned takes to the native stream once reading has begun (a checked request's only
+   * once one of them speaks); the stream itself synthesises no further ahead than its bound.
    */
   private startTakes(): void {
     if (!this.iterated || this.finished || this.synthesis.check?.speaks === false) return
-    while (this.started.length < TAKES_STARTED && this.planned.length > 0) {
+    while (this.planned.length > 0) {
       try {
-        this.started.push(this.start(this.planned.shift()!))
+        this.handOver(this.planned.shift()!)
       } catch (error) {
         this.planned.length = 0  // nothing after a take that could not start is spoken
         this.fail(error instanceof TtsError ? error : new TtsError('SYNTHESIS_FAILED', String(error), { cause: error }))
       }
     }
+    if (this.allPlanned && this.stream && !this.streamEnded) {
+      this.streamEnded = true
+      this.stream.end()
+    }
   }
 
-  /** Hands a take's chunks to a new native stream, which starts synthesising at once. */
-  private start({ chunks, wordsEnd }: Take): StartedTake {
+  /** Appends a take's chunks to the native stream (starting it with the first), which synthesises them at once. */
+  private handOver({ chunks, wordsEnd }: Take): void {
     const native = chunks.map((chunk, index): NativeChunkPlan => {
       const previous = index > 0 ? chunks[index - 1] : this.previousChunk
       return {
@@ -265,23 +276,30 @@ export class WritableSpeechSession implements SpeechSession {
         continues: chunk.continues === true,
       }
     })
-    const leading = this.previousChunk === undefined
+    if (this.stream) {
+      try {
+        this.stream.append(native)
+      } catch (cause) {
+        throw fromNativeError(cause, 'synthesis could not go on')
+      }
+    } else {
+      this.stream = this.synthesis.start(native)
+      this.streams.add(this.stream)
+    }
     this.previousChunk = chunks[chunks.length - 1]
-    const stream = this.synthesis.start(native, leading)
-    this.streams.add(stream)
-    return { chunks, wordsEnd, stream }
+    chunks.forEach((chunk, index) => this.queued.push(index === chunks.length - 1 ? { chunk, wordsEnd } : { chunk }))
   }
 
-  /** The next take, started; undefined once everything is spoken. */
-  private async nextTake(): Promise<StartedTake | undefined> {
+  /** The next chunk to read; undefined once everything is spoken. */
+  private async nextChunk(): Promise<QueuedChunk | undefined> {
     for (;;) {
       this.scope.throwIfAborted()
       this.startTakes()
-      const take = this.started[0]
-      if (take) return take
+      const queued = this.queued[0]
+      if (queued) return queued
       if (this.failure) throw this.failure
       if (this.allPlanned) return undefined
-      if (this.openFirstAudioGate) this.passFirstAudio()  // the takes started spoke nothing: plan on
+      if (this.openFirstAudioGate) this.passFirstAudio()  // the chunks handed over spoke nothing: plan on
       await new Promise<void>((resolve) => {
         this.wake = resolve
       })
@@ -305,37 +323,32 @@ export class WritableSpeechSession implements SpeechSession {
     let offsetSamples = 0
     try {
       for (;;) {
-        const take = await this.nextTake()
-        if (!take) return
-        for (let index = 0; index < take.chunks.length; index++) {
-          const chunkOffset = offsetSamples
-          // A chunk's audio comes in stretches as the backend makes it; its words with the last.
-          for (let last = false; !last; ) {
-            this.startTakes()  // the next take synthesises while this one is read
-            const audio = await this.nextAudio(take.stream)
-            if (!audio) throw new TtsError('SYNTHESIS_FAILED', 'a native stream ended before its last chunk')
-            if (offsetSamples + audio.samples > maxAudioSeconds * sampleRate) {
-              throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${maxAudioSeconds} s a request`, { extra: { max_seconds: maxAudioSeconds } })
-            }
-            last = audio.last
-            const throughWord = last && index === take.chunks.length - 1 ? take.wordsEnd - 1 : undefined
-            const words = last ? alignment.addChunk(take.chunks[index]!, audio, chunkOffset, throughWord) : []
-            if (audio.samples > 0 || words.length > 0) {
-              this.passFirstAudio()
-              yield { audio: audio.audio, samples: audio.samples, offsetSamples, words }
-            }
-            offsetSamples += audio.samples
+        const queued = await this.nextChunk()
+        if (!queued) return
+        const chunkOffset = offsetSamples
+        // A chunk's audio comes in stretches as the backend makes it; its words with the last.
+        for (let last = false; !last; ) {
+          const audio = await this.nextAudio(this.stream!)
+          if (!audio) throw new TtsError('SYNTHESIS_FAILED', 'the native stream ended before its last chunk')
+          if (offsetSamples + audio.samples > maxAudioSeconds * sampleRate) {
+            throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${maxAudioSeconds} s a request`, { extra: { max_seconds: maxAudioSeconds } })
           }
+          last = audio.last
+          const throughWord = last && queued.wordsEnd !== undefined ? queued.wordsEnd - 1 : undefined
+          const words = last ? alignment.addChunk(queued.chunk, audio, chunkOffset, throughWord) : []
+          if (audio.samples > 0 || words.length > 0) {
+            this.passFirstAudio()
+            yield { audio: audio.audio, samples: audio.samples, offsetSamples, words }
+          }
+          offsetSamples += audio.samples
         }
-        take.stream.cancel()
-        this.streams.delete(take.stream)
-        this.started.shift()
+        this.queued.shift()
       }
     } finally {
       // A reader that stops early stops the native work and the session.
       for (const stream of this.streams) stream.cancel()
       this.streams.clear()
-      this.started.length = 0
+      this.queued.length = 0
       this.planned.length = 0
       this.allPlanned = true
       this.finish()

@@ -35,7 +35,12 @@ struct AudioPiece {
 struct StreamState : std::enable_shared_from_this<StreamState> {
   std::shared_ptr<EnvContext> env;
   StreamConfig config;
-  std::vector<ChunkJob> jobs;
+  // Chunks are appended as the session plans them (a deque: a job's address never changes while
+  // a pool thread synthesises it); `ended`: no more will come.
+  std::deque<ChunkJob> jobs;
+  bool ended = true;
+  bool flite = false;
+  uint64_t session = 0;  // espeak-ng loads the voice afresh when the session changes
   // At most `capacity` chunks are synthesised at once, and no chunk is started while the reader has
   // `aheadSamples` of audio left to read: chunks are clauses or sentences, so the bound is counted
   // in audio, not chunks, and a slow reader stops synthesis after the same stretch of speech.
@@ -76,7 +81,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     auto it = started.find(nextRead);
     return it != started.end() && !it->second.empty();
   }
-  bool DoneLocked() const { return nextJob == jobs.size() && started.empty(); }
+  bool DoneLocked() const { return ended && nextJob == jobs.size() && started.empty(); }
 
   void MaybeProduceLocked() {
     while (!cancelled.load() && error.empty() && nextJob < jobs.size() && producing < capacity &&
@@ -93,7 +98,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   }
 
   void NotifyLocked() {
-    if (awaited && !deliveryPosted && (ReadyLocked() || !error.empty())) {
+    if (awaited && !deliveryPosted && (ReadyLocked() || !error.empty() || DoneLocked())) {
       deliveryPosted = env->Post([self = shared_from_this()](Napi::Env e) { self->Deliver(e); });
     }
   }
@@ -113,11 +118,16 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     std::string failure;
     const char* failureCode = code::kSynthesis;
     bool complete = false;
+    const ChunkJob* job = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      job = &jobs[index];
+    }
     try {
       const AudioOut emit = [this, index](std::vector<uint8_t>&& audio, int64_t samples) {
         Add(index, AudioPiece{std::move(audio), samples, false, {}});
       };
-      complete = SynthesizeChunk(config, jobs[index], cancelled, emit, result);
+      complete = SynthesizeChunk(config, *job, cancelled, emit, result);
     } catch (const std::exception& e) {
       failure = e.what();
       failureCode = CodeOf(e);
@@ -336,9 +346,55 @@ PieceJob ParsePiece(const Napi::Object& p, const std::string& what) {
 
 }  // namespace
 
+namespace {
+
+// A plan's chunks, validated and copied into plain structs on the main thread.
+std::vector<ChunkJob> ParseChunks(const Napi::Value& chunks, const std::string& what, const StreamState& state) {
+  if (!chunks.IsArray()) Invalid(what + " must be an array");
+  Napi::Array list = chunks.As<Napi::Array>();
+  std::vector<ChunkJob> jobs;
+  for (uint32_t i = 0; i < list.Length(); ++i) {
+    const std::string chunkWhat = what + "[" + std::to_string(i) + "]";
+    Napi::Object chunk = RequireObject(list.Get(i), chunkWhat);
+    Napi::Value pieces = chunk.Get("pieces");
+    if (!pieces.IsArray()) Invalid(chunkWhat + ".pieces must be an array");
+    Napi::Array pieceList = pieces.As<Napi::Array>();
+    ChunkJob job;
+    for (uint32_t j = 0; j < pieceList.Length(); ++j) {
+      const std::string pieceWhat = chunkWhat + ".pieces[" + std::to_string(j) + "]";
+      job.pieces.push_back(ParsePiece(RequireObject(pieceList.Get(j), pieceWhat), pieceWhat));
+      CheckPieceSize(job.pieces.back(), state.flite, pieceWhat);
+      job.pieces.back().speak.session = state.session;
+    }
+    job.breakBefore = chunk.Get("breakBefore").ToBoolean().Value();
+    job.breakAfter = chunk.Get("breakAfter").ToBoolean().Value();
+    job.continued = chunk.Get("continued").ToBoolean().Value();
+    job.continues = chunk.Get("continues").ToBoolean().Value();
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+// Runs `body`, turning what the native side throws into coded JS errors.
+template <typename Body>
+void ThrowingCoded(Napi::Env env, Body body) {
+  try {
+    body();
+  } catch (const Napi::Error&) {
+    throw;  // a JS exception (a throwing getter) propagates as it is
+  } catch (const NativeError& e) {
+    throw JsError(env, e.Code(), e.what());
+  } catch (const std::exception& e) {
+    throw JsError(env, code::kInvalidArgument, e.what());
+  }
+}
+
+}  // namespace
+
 Napi::Function SynthStream::Define(Napi::Env env) {
   return DefineClass(env, "SynthStream",
-                     {InstanceMethod<&SynthStream::Next>("next"), InstanceMethod<&SynthStream::Cancel>("cancel")});
+                     {InstanceMethod<&SynthStream::Next>("next"), InstanceMethod<&SynthStream::Cancel>("cancel"),
+                      InstanceMethod<&SynthStream::Append>("append"), InstanceMethod<&SynthStream::End>("end")});
 }
 
 // new SynthStream(plan) — the plan was validated in TypeScript; here it is checked again against
@@ -352,7 +408,7 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
   Napi::Object plan = info[0].As<Napi::Object>();
   state_ = std::make_shared<StreamState>();
   state_->env = *context;
-  try {
+  ThrowingCoded(env, [&] {
     const std::string backend = RequireString(plan, "plan", "backend", kMaxNameBytes);
     if (backend == "espeak") state_->config.backend = &EspeakBackend::Instance();
     else if (backend == "flite") state_->config.backend = &FliteBackend::Instance();
@@ -379,37 +435,12 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->aheadSamples = std::llround(RequireNumber(plan, "plan", "aheadSeconds", 5, 0, kMaxAheadSeconds) *
                                         state_->config.outputRate);
     state_->leading = plan.Get("leading").ToBoolean().Value();
-    Napi::Value chunks = plan.Get("chunks");
-    if (!chunks.IsArray()) Invalid("plan.chunks must be an array");
-    Napi::Array list = chunks.As<Napi::Array>();
+    state_->ended = !plan.Get("open").ToBoolean().Value();
+    state_->flite = backend == "flite";
     static std::atomic<uint64_t> sessions{0};
-    const uint64_t session = ++sessions;
-    for (uint32_t i = 0; i < list.Length(); ++i) {
-      const std::string what = "plan.chunks[" + std::to_string(i) + "]";
-      Napi::Object chunk = RequireObject(list.Get(i), what);
-      Napi::Value pieces = chunk.Get("pieces");
-      if (!pieces.IsArray()) Invalid(what + ".pieces must be an array");
-      Napi::Array pieceList = pieces.As<Napi::Array>();
-      ChunkJob job;
-      for (uint32_t j = 0; j < pieceList.Length(); ++j) {
-        const std::string pieceWhat = what + ".pieces[" + std::to_string(j) + "]";
-        job.pieces.push_back(ParsePiece(RequireObject(pieceList.Get(j), pieceWhat), pieceWhat));
-        CheckPieceSize(job.pieces.back(), backend == "flite", pieceWhat);
-      }
-      job.breakBefore = chunk.Get("breakBefore").ToBoolean().Value();
-      job.breakAfter = chunk.Get("breakAfter").ToBoolean().Value();
-      job.continued = chunk.Get("continued").ToBoolean().Value();
-      for (PieceJob& piece : job.pieces) piece.speak.session = session;
-      job.continues = chunk.Get("continues").ToBoolean().Value();
-      state_->jobs.push_back(std::move(job));
-    }
-  } catch (const Napi::Error&) {
-    throw;  // a JS exception (a throwing getter) propagates as it is
-  } catch (const NativeError& e) {
-    throw JsError(env, e.Code(), e.what());
-  } catch (const std::exception& e) {
-    throw JsError(env, code::kInvalidArgument, e.what());
-  }
+    state_->session = ++sessions;
+    for (ChunkJob& job : ParseChunks(plan.Get("chunks"), "plan.chunks", *state_)) state_->jobs.push_back(std::move(job));
+  });
   std::weak_ptr<StreamState> weak = state_;
   state_->trackId = state_->env->Track([weak] {
     if (auto s = weak.lock()) s->cancelled = true;
@@ -443,6 +474,24 @@ Napi::Value SynthStream::Next(const Napi::CallbackInfo& info) {
   state_->env->AddAwaiter(env);
   state_->MaybeProduceLocked();
   return deferred.Promise();
+}
+
+void SynthStream::Append(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::vector<ChunkJob> jobs;
+  ThrowingCoded(env, [&] { jobs = ParseChunks(info[0], "append(chunks)", *state_); });
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  if (state_->ended) throw JsError(env, code::kInvalidArgument, "append() after end()");
+  for (ChunkJob& job : jobs) state_->jobs.push_back(std::move(job));
+  state_->MaybeProduceLocked();
+}
+
+void SynthStream::End(const Napi::CallbackInfo& info) {
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->ended = true;
+  }
+  state_->Deliver(info.Env());  // a reader waiting past the last chunk gets its end now
 }
 
 void SynthStream::Cancel(const Napi::CallbackInfo& info) {

@@ -1,6 +1,8 @@
 // SynthStream: a pull-based native audio stream. JS calls next(); pool threads synthesize the
-// planned chunks in order, at most `queueCapacity` ahead of the consumer. A full queue parks
-// synthesis (no task is scheduled), never the event loop. cancel() stops work between pieces
+// planned chunks, at most `queueCapacity` at once and until `aheadSeconds` of audio wait unread,
+// and the reader gets them in order. A session appends chunks as it plans them, on one stream
+// (one place in the pool's schedule, one espeak-ng voice load). A full queue parks synthesis (no
+// task is scheduled), never the event loop. cancel() stops work between pieces
 // and inside the backends, and no chunk is delivered after it.
 #pragma once
 
@@ -26,6 +28,9 @@ class SynthStream : public Napi::ObjectWrap<SynthStream> {
 
  private:
   Napi::Value Next(const Napi::CallbackInfo& info);
+  // More planned chunks for a stream made with `open: true`; end() says no more will come.
+  void Append(const Napi::CallbackInfo& info);
+  void End(const Napi::CallbackInfo& info);
   void Cancel(const Napi::CallbackInfo& info);
 
   std::shared_ptr<StreamState> state_;
