@@ -2,7 +2,8 @@
  * Word error rate of the speech, ours against the command-line program's, as a speech recogniser
  * hears it: pocketsphinx (Debian `pocketsphinx`, `pocketsphinx-en-us`; scripts/install-bench-deps.sh)
  * decodes each Harvard sentence spoken by the library and by the CLI, written to a file the way a
- * user runs it (`flite -o file`, `espeak-ng -w file`). Both are read at 16 kHz (sox converts).
+ * user runs it (`flite -o file`, `espeak-ng -w file`). Both are made at the backend's own rate and
+ * brought to 16 kHz by the same sox command, so the recogniser hears the synthesis, not two resamplers.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -62,10 +63,12 @@ export async function measureWer(engine: Engine, subject: Subject, sentences: re
   try {
     const pairs: { expected: string[]; ours: string; cli: string }[] = []
     for (const [index, sentence] of sentences.entries()) {
-      const request = { ...requestFor(subject, sentence), output_format: { container: 'raw' as const, encoding: 'pcm_s16le' as const, sample_rate: 16000 as const } }
-      const pcm = await engine.synthesize(request)
+      const format = { encoding: 'pcm_s16le' as const, sample_rate: subject.sampleRate }
+      const pcm = await engine.synthesize({ ...requestFor(subject, sentence), output_format: { container: 'raw' as const, ...format } })
+      const oursRaw = path.join(dir, `ours-raw-${index}.wav`)
       const ours = path.join(dir, `ours-${index}.wav`)
-      await writeFile(ours, Buffer.concat([wavHeader({ encoding: 'pcm_s16le', sample_rate: 16000 }, pcm.length), pcm]))
+      await writeFile(oursRaw, Buffer.concat([wavHeader(format, pcm.length), pcm]))
+      await to16k(oursRaw, ours)
       const cliRaw = path.join(dir, `cli-raw-${index}.wav`)
       const cli = path.join(dir, `cli-${index}.wav`)
       await run(subject.cli.command, subject.cli.args(sentence, cliRaw))

@@ -25,7 +25,6 @@ struct SpeakJob {
   std::string text;         // UTF-8 text, or phonemes when `phonemes` is set
   bool phonemes = false;
   std::string voiceOverride;  // espeak: read this piece with another language voice
-  uint64_t session = 0;       // the request it belongs to: no backend state carries across requests
 };
 
 struct WordTiming {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "errors.h"
+#include "random.h"
 
 namespace svc {
 namespace {
@@ -27,6 +28,10 @@ struct SynthCollector {
   int64_t samples = 0;
   bool wordHasPhoneme = false;
 };
+
+// espeak-ng's pause phonemes: _ and _: (a clause's pause, and the one espeakENDPAUSE adds at the
+// end), _! and the like; _^_ is a switch of language, not a pause.
+bool IsPause(const char* phoneme) { return phoneme[0] == '\0' || (phoneme[0] == '_' && phoneme[1] != '^'); }
 
 void CloseOpenWord(SynthCollector& c, int64_t sample) {
   auto& words = *c.words;
@@ -46,7 +51,7 @@ int OnSynth(short* wav, int numSamples, espeak_EVENT* events) {
         c->wordHasPhoneme = false;
         break;
       case espeakEVENT_PHONEME:
-        if (e->id.string[0] == '\0') {
+        if (IsPause(e->id.string)) {
           CloseOpenWord(*c, sample);  // a pause ends the word before it
         } else if (!c->wordHasPhoneme && !c->words->empty() && c->words->back().endSample < 0) {
           // WORD events can lead the word's first phoneme by ~50 ms; the phoneme is the true start.
@@ -133,15 +138,17 @@ EspeakBackend::EspeakBackend(const std::string& dataPath) : dataPath_(dataPath) 
                                        : "espeak-ng could not load its data from '" + dataPath + "'");
   }
   espeak_SetSynthCallback(OnSynth);
+  state_ = std::make_unique<EspeakState>();
 }
 
-void EspeakBackend::SelectVoiceLocked(const std::string& name) {
-  // Selecting a voice costs 4-6 ms, so it is skipped when the voice is already current.
-  if (name == currentVoice_) return;
-  if (espeak_SetVoiceByName(name.c_str()) != EE_OK) {
-    currentVoice_.clear();
-    throw std::runtime_error("espeak-ng has no voice named '" + name + "'");
-  }
+void EspeakBackend::StartTextLocked(const std::string& name) {
+  state_->ResetRunningState();
+  ReseedBackendRandom();  // its breath noise, as a fresh process draws it
+  // Loading a voice costs 4-6 ms; a voice already loaded is put back as it was loaded instead.
+  if (name == currentVoice_ && state_->RestoreLoadedVoice()) return;
+  currentVoice_.clear();
+  if (espeak_SetVoiceByName(name.c_str()) != EE_OK) throw std::runtime_error("espeak-ng has no voice named '" + name + "'");
+  state_->VoiceLoaded();
   currentVoice_ = name;
 }
 
@@ -155,17 +162,14 @@ bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const s
     name = job.voiceOverride + (plus == std::string::npos ? "" : name.substr(plus));
   }
   std::string text = job.phonemes ? "[[" + job.text + "]]" : job.text;
-  unsigned flags = espeakCHARS_UTF8 | (job.phonemes ? espeakPHONEMES : 0);
+  // espeakENDPAUSE, as espeak-ng's program: without it a chunk ends without its pause and its last
+  // word is not lengthened before it, and sentences ran into each other (about 250 ms a sentence).
+  unsigned flags = espeakCHARS_UTF8 | espeakENDPAUSE | (job.phonemes ? espeakPHONEMES : 0);
 
   std::lock_guard<std::mutex> lock(EspeakMutex());
-  // espeak-ng keeps state from one text to the next that only loading a voice resets (its
-  // translator counts repeated words, for one): a request that follows another one's text
-  // starts from a freshly loaded voice, so its audio never depends on what ran before it.
-  if (job.session != currentSession_) {
-    currentVoice_.clear();
-    currentSession_ = job.session;
-  }
-  SelectVoiceLocked(name);
+  // Every piece starts from the state a fresh process has: its audio depends on nothing that
+  // ran before it, in this request or another.
+  StartTextLocked(name);
   // Above 450 words a minute espeak-ng speeds up with libsonic; below 80 it reads at 80 (the stream stretches the rest).
   espeak_SetParameter(espeakRATE, static_cast<int>(std::lround(kEspeakDefaultRate * voice.Rate())), 0);
   espeak_SetParameter(espeakPITCH, EspeakPitch(voice.pitch), 0);
@@ -182,9 +186,8 @@ std::string EspeakBackend::Phonemize(const std::string& text, const std::string&
   if (trace == nullptr) throw std::runtime_error("open_memstream failed");
   {
     std::lock_guard<std::mutex> lock(EspeakMutex());
-    currentSession_ = 0;  // the text read here leaves state behind too
     try {
-      SelectVoiceLocked(voiceName);
+      StartTextLocked(voiceName);
     } catch (...) {
       fclose(trace);
       free(buffer);

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <string>
 
 #include "backend.h"
+#include "espeak_state.h"
 
 namespace svc {
 
@@ -36,13 +38,14 @@ class EspeakBackend : public Backend {
 
  private:
   explicit EspeakBackend(const std::string& dataPath);
-  void SelectVoiceLocked(const std::string& name);
+  // Before every text: espeak-ng's state as a fresh process has it, with `name` as the voice.
+  void StartTextLocked(const std::string& name);
 
   static std::atomic<EspeakBackend*> instance_;
   const std::string dataPath_;
   int sampleRate_ = 0;
-  std::string currentVoice_;
-  uint64_t currentSession_ = 0;  // the request espeak-ng's state belongs to (0: none)
+  std::unique_ptr<EspeakState> state_;
+  std::string currentVoice_;  // the voice loaded ("" when none, or when it must be loaded again)
 };
 
 }  // namespace svc

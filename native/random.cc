@@ -1,10 +1,9 @@
 // flite's clustergen vocoder and espeak-ng's noise sources call libc rand(), one generator for
 // the whole process: the same request gave different audio each time, depending on what ran
 // beside it. Here every thread gets its own generator running glibc's own algorithm (random_r),
-// which ReseedBackendRandom restarts at glibc's default seed, 1: a flite chunk is reproducible,
-// and a single sentence matches the flite program, which starts from that seed. (espeak-ng also
-// carries state of its own from one call to the next, such as its pitch flutter position, so its
-// output still varies a little.)
+// which ReseedBackendRandom restarts at glibc's default seed, 1: a chunk is reproducible, and a
+// single sentence matches the flite and espeak-ng programs, which start from that seed. (espeak-ng
+// also carries state of its own from one text to the next: native/espeak_state.cc resets it.)
 //
 // The backends are linked in statically, and CMake renames their calls to rand/srand in its
 // copies of their archives (svc_tts_static_archive) to the two functions at the end.

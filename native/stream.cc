@@ -40,7 +40,6 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   std::deque<ChunkJob> jobs;
   bool ended = true;
   bool flite = false;
-  uint64_t session = 0;  // espeak-ng loads the voice afresh when the session changes
   // At most `capacity` chunks are synthesised at once, and no chunk is started while the reader has
   // `aheadSamples` of audio left to read: chunks are clauses or sentences, so the bound is counted
   // in audio, not chunks, and a slow reader stops synthesis after the same stretch of speech.
@@ -364,7 +363,6 @@ std::vector<ChunkJob> ParseChunks(const Napi::Value& chunks, const std::string& 
       const std::string pieceWhat = chunkWhat + ".pieces[" + std::to_string(j) + "]";
       job.pieces.push_back(ParsePiece(RequireObject(pieceList.Get(j), pieceWhat), pieceWhat));
       CheckPieceSize(job.pieces.back(), state.flite, pieceWhat);
-      job.pieces.back().speak.session = state.session;
     }
     job.breakBefore = chunk.Get("breakBefore").ToBoolean().Value();
     job.breakAfter = chunk.Get("breakAfter").ToBoolean().Value();
@@ -437,8 +435,6 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->leading = plan.Get("leading").ToBoolean().Value();
     state_->ended = !plan.Get("open").ToBoolean().Value();
     state_->flite = backend == "flite";
-    static std::atomic<uint64_t> sessions{0};
-    state_->session = ++sessions;
     for (ChunkJob& job : ParseChunks(plan.Get("chunks"), "plan.chunks", *state_)) state_->jobs.push_back(std::move(job));
   });
   std::weak_ptr<StreamState> weak = state_;

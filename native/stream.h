@@ -1,9 +1,9 @@
 // SynthStream: a pull-based native audio stream. JS calls next(); pool threads synthesize the
 // planned chunks, at most `queueCapacity` at once and until `aheadSeconds` of audio wait unread,
 // and the reader gets them in order. A session appends chunks as it plans them, on one stream
-// (one place in the pool's schedule, one espeak-ng voice load). A full queue parks synthesis (no
-// task is scheduled), never the event loop. cancel() stops work between pieces
-// and inside the backends, and no chunk is delivered after it.
+// (one place in the pool's schedule). A full queue parks synthesis (no task is scheduled), never
+// the event loop. cancel() stops work between pieces and inside the backends, and no chunk is
+// delivered after it.
 #pragma once
 
 #include <napi.h>

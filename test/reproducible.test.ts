@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { PREDEFINED_VOICES, type SynthesisRequest } from '../lib/index.js'
+import { LANGUAGES, PREDEFINED_VOICES, type Language, type SynthesisRequest } from '../lib/index.js'
+import { ESPEAK_LANGUAGE_VOICE } from '../lib/models.js'
 import { decodeWav } from './helpers/audio.js'
+import { runNodeWithDeadline } from './helpers/deadline-child.js'
 import { collect, testEngine } from './helpers/engine.js'
 
 const run = promisify(execFile)
@@ -53,4 +56,124 @@ describe('reproducible output (flite voices)', async () => {
       expect(Buffer.concat(streamed).equals(alone)).toBe(true)
     })
   }
+})
+
+// "Today the weather is nice, so we are going to the park" in each language's usual script.
+const SENTENCES: Record<Language, string> = {
+  en: 'Today the weather is nice, so we are going to the park.',
+  es: 'Hoy hace buen tiempo, así que vamos al parque.',
+  fr: "Aujourd'hui il fait beau, alors nous allons au parc.",
+  de: 'Heute ist schönes Wetter, also gehen wir in den Park.',
+  it: 'Oggi fa bel tempo, quindi andiamo al parco.',
+  pt: 'Hoje está um dia bonito, por isso vamos ao parque.',
+  ar: 'الجو جميل اليوم، لذلك سنذهب إلى الحديقة.',
+  ru: 'Сегодня хорошая погода, поэтому мы идём в парк.',
+  ro: 'Astăzi vremea este frumoasă, așa că mergem în parc.',
+  ja: '今日は天気がいいので、公園に行きます。',
+  he: 'היום מזג האוויר יפה, אז אנחנו הולכים לפארק.',
+  hy: 'Այսօր եղանակը լավ է, ուստի մենք գնում ենք այգի։',
+  tr: 'Bugün hava güzel, bu yüzden parka gidiyoruz.',
+  hi: 'आज मौसम अच्छा है, इसलिए हम पार्क जा रहे हैं।',
+  zh: '今天天气很好，我们去公园。',
+}
+// The sentence as one clause (without its comma), then as two: three chunks, so that a request's
+// later chunks may follow other requests' in espeak-ng.
+const oneClause = (language: Language) => SENTENCES[language].replace(/[,،，、]/g, '')
+const PARAGRAPHS = Object.fromEntries(LANGUAGES.map((language) => [language, `${oneClause(language)} ${SENTENCES[language]}`])) as Record<Language, string>
+const root = path.resolve(import.meta.dirname, '..')
+const sha256 = (audio: Buffer) => createHash('sha256').update(audio).digest('hex')
+
+describe('reproducible output (espeak-ng, every predefined voice)', async () => {
+  const engine = await testEngine()
+  const scratch = await mkdtemp(path.join(tmpdir(), 'svc-tts-espeak-cli-'))
+  afterAll(() => rm(scratch, { recursive: true, force: true }))
+  const request = (voice: (typeof PREDEFINED_VOICES)[number], transcript = PARAGRAPHS[voice.record.language]): SynthesisRequest => ({
+    model_id: 'svc_flash_v1.0',
+    transcript,
+    voice: { mode: 'id', id: voice.record.voice_id },
+    output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 22050 },
+  })
+  // Every voice alone, one request after another; then every voice twice at once, one-shot and
+  // streamed: 64 requests in 15 languages, each running while dozens of others do.
+  let runs: Promise<{ alone: Buffer[]; crowded: Buffer[]; streamed: Buffer[] }> | undefined
+  const results = () =>
+    (runs ??= (async () => {
+      const alone: Buffer[] = []
+      for (const voice of PREDEFINED_VOICES) alone.push(await engine.synthesize(request(voice)))
+      const together = await Promise.all(
+        PREDEFINED_VOICES.map((voice) => Promise.all([engine.synthesize(request(voice)), collect(engine.stream(request(voice)))])),
+      )
+      return { alone, crowded: together.map(([crowded]) => crowded), streamed: together.map(([, streamed]) => Buffer.concat(streamed)) }
+    })())
+
+  it('covers every predefined voice in every language of svc_flash_v1.0', () => {
+    expect(new Set(PREDEFINED_VOICES.map((voice) => voice.record.language))).toEqual(new Set(LANGUAGES))
+    expect(PREDEFINED_VOICES.length).toBe(32)
+  })
+
+  for (const [i, voice] of PREDEFINED_VOICES.entries()) {
+    const { name, language } = voice.record
+    it(`${name} (${language}, ${voice.rendering.espeakVariant}): identical requests give identical bytes, also among 63 other requests, and streamed chunks join to the one-shot audio`, async () => {
+      const { alone, crowded, streamed } = await results()
+      expect(alone[i]!.length).toBeGreaterThan(22050 * 2)
+      expect(crowded[i]!.equals(alone[i]!)).toBe(true)
+      expect(streamed[i]!.equals(alone[i]!)).toBe(true)
+    })
+  }
+
+  it('a request gives the same bytes in a fresh process as after other traffic', async () => {
+    // The child reads the voices in reverse order: its first request meets espeak-ng as a new
+    // process has it, the others follow other voices than they did here.
+    const child = await runNodeWithDeadline(
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `
+        import { createHash } from 'node:crypto'
+        const { createEngine, PREDEFINED_VOICES } = await import(${JSON.stringify(path.join(root, 'lib/index.ts'))})
+        const paragraphs = ${JSON.stringify(PARAGRAPHS)}
+        const engine = await createEngine()
+        const digests = {}
+        for (const voice of [...PREDEFINED_VOICES].reverse()) {
+          const audio = await engine.synthesize({ model_id: 'svc_flash_v1.0', transcript: paragraphs[voice.record.language],
+            voice: { mode: 'id', id: voice.record.voice_id }, output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 22050 } })
+          digests[voice.record.name] = createHash('sha256').update(audio).digest('hex')
+        }
+        await engine.close()
+        process.stdout.write(JSON.stringify(digests))
+      `,
+      ],
+      { cwd: root, deadlineMs: 60_000 },
+    )
+    expect(child.stderr).toBe('')
+    expect(child.status).toBe(0)
+    const { crowded } = await results()
+    const here = Object.fromEntries(PREDEFINED_VOICES.map((voice, i) => [voice.record.name, sha256(crowded[i]!)]))
+    expect(JSON.parse(child.stdout)).toEqual(here)
+  })
+
+  // Japanese is not read by espeak-ng from the text: the engine gives it kuromoji's kana readings.
+  const cliVoices = PREDEFINED_VOICES.filter((voice) => voice.record.language !== 'ja')
+  it(`a sentence is byte-identical to \`espeak-ng -s 175 -p 50 -v <voice> -w file.wav\` for the ${cliVoices.length} voices that read their text as it is (one clause)`, async () => {
+    // One clause: the engine speaks each clause on its own, espeak-ng's program a sentence at once.
+    const sentence = (voice: (typeof PREDEFINED_VOICES)[number]) => oneClause(voice.record.language)
+    const cli = await Promise.all(
+      cliVoices.map(async (voice, i) => {
+        const file = path.join(scratch, `${i}.wav`)
+        const name = ESPEAK_LANGUAGE_VOICE[voice.record.language] + voice.rendering.espeakVariant
+        // -s and -p: the rate and pitch the engine sets (the program's defaults). The program runs
+        // as users run it, without the sanitizer scripts/test-asan.sh preloads.
+        await run('espeak-ng', ['-s', '175', '-p', '50', '-v', name, '-w', file, sentence(voice)], { env: { ...process.env, LD_PRELOAD: '' } })
+        return decodeWav(await readFile(file))
+      }),
+    )
+    const ours = await Promise.all(cliVoices.map((voice) => engine.synthesize(request(voice, sentence(voice)))))
+    for (const [i, voice] of cliVoices.entries()) {
+      expect(cli[i]!.sampleRate, voice.record.name).toBe(22050)
+      expect(ours[i]!.length, voice.record.name).toBe(cli[i]!.data.length)
+      expect(ours[i]!.equals(cli[i]!.data), voice.record.name).toBe(true)
+    }
+  })
 })
