@@ -38,8 +38,12 @@ interface Measured {
   bareMs?: number
   worstLagMs?: number
   peakRssMib: number
+  /** RSS when the child started, before the engine (Node, tsx and the modules loaded). */
+  startRssMib: number
   loadMs: number
 }
+
+const START_RSS_MIB = process.memoryUsage.rss() / 2 ** 20
 
 async function speakAll(engine: Engine, voice: string, transcript: string): Promise<{ firstMs: number; wallMs: number; samples: number }> {
   const start = performance.now()
@@ -105,7 +109,7 @@ async function sherpaChild(scenario: string): Promise<Measured> {
     model: { vits: { model: MODEL, tokens: path.join(path.dirname(MODEL), 'tokens.txt'), dataDir: ESPEAK_DATA }, numThreads: threads, provider: 'cpu', debug: 0 },
     maxNumSentences: 1,
   })
-  const out: Measured = { scenario, peakRssMib: 0, loadMs: performance.now() - loadStart }
+  const out: Measured = { scenario, peakRssMib: 0, startRssMib: START_RSS_MIB, loadMs: performance.now() - loadStart }
   for (let i = 0; i < 3; i++) await sherpaSpeak(tts, TWO_SENTENCES)
   if (scenario.startsWith('sherpa-rtf')) {
     out.firstAudioMs = []
@@ -115,6 +119,14 @@ async function sherpaChild(scenario: string): Promise<Measured> {
     for (const sentence of HARVARD_SENTENCES) samples += (await sherpaSpeak(tts, sentence)).samples
     out.wallMs = performance.now() - start
     out.audioSeconds = samples / RATE
+  } else if (scenario === 'sherpa-paragraph') {
+    const lag = new TimerLagMonitor()
+    lag.start()
+    const run = await sherpaSpeak(tts, PARAGRAPH)
+    out.worstLagMs = lag.stop().worstMs
+    out.wallMs = run.wallMs
+    out.firstAudioMs = [run.firstMs]
+    out.audioSeconds = run.samples / RATE
   } else {
     const start = performance.now()
     const runs = await Promise.all(Array.from({ length: 4 }, () => sherpaSpeak(tts, PARAGRAPH)))
@@ -133,7 +145,7 @@ async function child(scenario: string): Promise<Measured> {
   const loadMs = performance.now() - loadStart
   const voice = (await engine.voices.list({ limit: 100 })).voices.find((v) => v.name.startsWith('default ('))!.voice_id
   for (let i = 0; i < 3; i++) await speakAll(engine, voice, TWO_SENTENCES)  // warm-up
-  const out: Measured = { scenario, peakRssMib: 0, loadMs }
+  const out: Measured = { scenario, peakRssMib: 0, startRssMib: START_RSS_MIB, loadMs }
   if (scenario.startsWith('rtf')) {
     out.firstAudioMs = []
     for (let i = 0; i < 15; i++) out.firstAudioMs.push((await speakAll(engine, voice, TWO_SENTENCES)).firstMs)
@@ -185,7 +197,7 @@ async function main(): Promise<void> {
   const rtf2 = runChild('rtf-2t')
   const concurrent = runChild('concurrent4')
   const paragraph = runChild('paragraph')
-  const sherpa = sherpaModule() ? [runChild('sherpa-rtf-1t'), runChild('sherpa-rtf-2t'), runChild('sherpa-concurrent4')] : undefined
+  const sherpa = sherpaModule() ? [runChild('sherpa-rtf-1t'), runChild('sherpa-rtf-2t'), runChild('sherpa-concurrent4'), runChild('sherpa-paragraph')] : undefined
   const lines = [
     '## Neural packs: a Piper medium stand-in',
     '',
@@ -203,11 +215,11 @@ async function main(): Promise<void> {
     `| engine overhead over bare ORT (phonemize, ids, resample-free encode, delivery) | ${fmt((rtf1.wallMs! / rtf1.bareMs! - 1) * 100, 2)} % | ${fmt((rtf2.wallMs! / rtf2.bareMs! - 1) * 100, 2)} % |`,
     '',
     `- 4 concurrent requests of a ${fmt(concurrent.audioSeconds! / 4)} s paragraph, 1 thread each: ${fmt(concurrent.audioSeconds! / (concurrent.wallMs! / 1000))} audio seconds per wall second (${fmt(concurrent.wallMs!)} ms for ${fmt(concurrent.audioSeconds!)} s of audio); peak RSS ${fmt(concurrent.peakRssMib)} MiB.`,
-    `- One ${fmt(paragraph.audioSeconds!)} s paragraph: first audio ${fmt(paragraph.firstAudioMs![0]!)} ms, whole ${fmt(paragraph.wallMs!)} ms, peak RSS of the whole Node process ${fmt(paragraph.peakRssMib)} MiB, worst event-loop stall (2 ms timer) ${fmt(paragraph.worstLagMs!)} ms.`,
-    '- First audio is the first chunk (the first clause, or the first five words of a long one) made in one model run: a VITS graph cannot stream within a run.',
+    `- One ${fmt(paragraph.audioSeconds!)} s paragraph: first audio ${fmt(paragraph.firstAudioMs![0]!)} ms, whole ${fmt(paragraph.wallMs!)} ms, peak RSS of the whole Node process ${fmt(paragraph.peakRssMib)} MiB (${fmt(paragraph.startRssMib)} MiB of it before the engine was created), worst event-loop stall (2 ms timer) ${fmt(paragraph.worstLagMs!)} ms.`,
+    '- A neural chunk is whole clauses up to 80 characters (30 in the first sentence), made in one model run (a VITS graph cannot stream within a run), one chunk at a time per stream: first audio is the first chunk\'s run, and the longest chunk sets the memory peak.',
   ]
   if (sherpa) {
-    const [s1, s2, s4] = sherpa as [Measured, Measured, Measured]
+    const [s1, s2, s4, sp] = sherpa as [Measured, Measured, Measured, Measured]
     const version = (createRequire(import.meta.url)(path.join(path.dirname(createRequire(import.meta.url).resolve(process.env.SHERPA_ONNX_NODE ?? 'sherpa-onnx-node')), 'package.json')) as { version: string }).version
     lines.push(
       '',
@@ -221,6 +233,7 @@ async function main(): Promise<void> {
       `| peak RSS | ${fmt(rtf1.peakRssMib)} MiB | ${fmt(s1.peakRssMib)} MiB | ${fmt(rtf2.peakRssMib)} MiB | ${fmt(s2.peakRssMib)} MiB |`,
       '',
       `- 4 concurrent paragraph requests, 1 thread: svc-tts ${fmt(concurrent.audioSeconds! / (concurrent.wallMs! / 1000))} audio s per wall s, sherpa-onnx-node ${fmt(s4.audioSeconds! / (s4.wallMs! / 1000))} (${fmt((concurrent.audioSeconds! / concurrent.wallMs!) / (s4.audioSeconds! / s4.wallMs!))}x); peak RSS ${fmt(concurrent.peakRssMib)} vs ${fmt(s4.peakRssMib)} MiB.`,
+      `- One paragraph, 1 thread: svc-tts first audio ${fmt(paragraph.firstAudioMs![0]!)} ms, whole ${fmt(paragraph.wallMs!)} ms, peak RSS ${fmt(paragraph.peakRssMib)} MiB, worst stall ${fmt(paragraph.worstLagMs!)} ms; sherpa-onnx-node first audio ${fmt(sp.firstAudioMs![0]!)} ms, whole ${fmt(sp.wallMs!)} ms (${fmt(sp.audioSeconds!)} s of audio), peak RSS ${fmt(sp.peakRssMib)} MiB (${fmt(sp.startRssMib)} before its model loaded), worst stall ${fmt(sp.worstLagMs!)} ms.`,
     )
   }
   lines.push('- Not measured: CUDA (no GPU where this ran).')

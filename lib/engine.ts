@@ -45,7 +45,7 @@ import type { BackendTuning, CloneVoiceFields, ListVoicesOptions, StoredVoice, V
 export interface EngineOptions<Packs extends Record<string, PackOptions> = Record<string, PackOptions>> {
   /** Native synthesis threads (default: CPU count, 2 to 8). Fixed for the process by the first engine. */
   threads?: number
-  /** Chunks of one stream synthesized at once (default 2). */
+  /** Chunks of one stream synthesized at once (default 2; a neural pack's streams: 1, each run on `modelThreads`). */
   queueCapacity?: number
   /** Seconds of audio a stream synthesizes ahead of its consumer before synthesis waits (default 5). */
   aheadSeconds?: number
@@ -395,7 +395,10 @@ export class Engine<PackModelId extends string = never> {
         requestSpeed: resolved.speed,
         pitch: voice.rendering.pitch,
         ...pcm,
-        queueCapacity: this.queueCapacity,
+        // A neural chunk is one model run on `modelThreads` threads whose memory grows with its
+        // length: one at a time, a stream holds one chunk's activations, and its first chunk
+        // does not share the cores with the second.
+        queueCapacity: 1,
         aheadSeconds: this.aheadSeconds,
         chunks,
       }

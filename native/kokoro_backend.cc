@@ -123,12 +123,12 @@ std::vector<KokoroModel::Batch> KokoroModel::Tokenize(const SpeakJob& job, const
   std::vector<size_t> batchStart = {0};
   size_t tokens = 0;
   for (size_t w = 0; w < words.size(); ++w) {
-    const size_t cost = wordIds[w].size() + (w > batchStart.back() ? 1 : 0);
+    const size_t cost = wordIds[w].size() + (w > batchStart.back() && !words[w].joined ? 1 : 0);
     if (tokens + cost > kMaxTokens && w > batchStart.back()) {
       const size_t cut = lastClauseEnd > batchStart.back() ? lastClauseEnd : w;
       batchStart.push_back(cut);
       tokens = 0;
-      for (size_t k = cut; k < w; ++k) tokens += wordIds[k].size() + (k > cut ? 1 : 0);
+      for (size_t k = cut; k < w; ++k) tokens += wordIds[k].size() + (k > cut && !words[k].joined ? 1 : 0);
       w -= 1;  // re-add this word to the new batch
       continue;
     }
@@ -141,7 +141,7 @@ std::vector<KokoroModel::Batch> KokoroModel::Tokenize(const SpeakJob& job, const
   for (size_t b = 0; b + 1 < batchStart.size(); ++b) {
     Batch& batch = batches[b];
     for (size_t w = batchStart[b]; w < batchStart[b + 1]; ++w) {
-      if (w > batchStart[b] && space >= 0) batch.tokens.push_back(space);
+      if (w > batchStart[b] && space >= 0 && !words[w].joined) batch.tokens.push_back(space);
       const size_t first = batch.tokens.size() + 1;  // +1: the leading pad
       const auto& ids = wordIds[w];
       batch.tokens.insert(batch.tokens.end(), ids.begin(), ids.begin() + std::min(ids.size(), kMaxTokens - std::min(kMaxTokens, batch.tokens.size())));

@@ -1,5 +1,7 @@
 #include "neural_phonemes.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "espeak_backend.h"
@@ -77,6 +79,65 @@ struct TextWord {
   char32_t punctuation = 0;  // the clause punctuation after it, if any
 };
 
+// Matches espeak's words to the text's where their counts differ: espeak runs words together
+// ("on the" -> ɔnðə) or reads one as several ("1990"). A monotone alignment by length (each
+// word's IPA read alone) groups one text word with up to 4 spoken words or the reverse; a
+// spoken word shared by several text words is split in proportion, the later parts `joined`
+// (no space before them), so the ids stay those of the whole reading, as Piper makes them.
+void AlignSpoken(const std::vector<std::u32string>& spoken, const std::vector<size_t>& alone,
+                 std::vector<PhonemizedWord>& out) {
+  constexpr size_t kMaxGroup = 4;
+  const size_t n = alone.size(), m = spoken.size();
+  constexpr double kNone = 1e18;
+  // cost[i][j]: text words [0, i) against spoken words [0, j); step[i][j]: the group that ends there.
+  std::vector<std::vector<double>> cost(n + 1, std::vector<double>(m + 1, kNone));
+  std::vector<std::vector<std::pair<size_t, size_t>>> step(n + 1, std::vector<std::pair<size_t, size_t>>(m + 1));
+  cost[0][0] = 0;
+  auto relax = [&](size_t i, size_t j, size_t texts, size_t spokens) {
+    if (i + texts > n || j + spokens > m || cost[i][j] >= kNone) return;
+    double textLength = 0, spokenLength = 0;
+    for (size_t k = 0; k < texts; ++k) textLength += static_cast<double>(alone[i + k]);
+    for (size_t k = 0; k < spokens; ++k) spokenLength += static_cast<double>(spoken[j + k].size());
+    const double penalty = texts == 1 && spokens == 1 ? 0 : 1 + (texts == 0 || spokens == 0 ? 2 : 0);
+    const double total = cost[i][j] + std::abs(textLength - spokenLength) + penalty;
+    if (total < cost[i + texts][j + spokens]) {
+      cost[i + texts][j + spokens] = total;
+      step[i + texts][j + spokens] = {texts, spokens};
+    }
+  };
+  for (size_t i = 0; i <= n; ++i) {
+    for (size_t j = 0; j <= m; ++j) {
+      relax(i, j, 1, 0);
+      relax(i, j, 0, 1);
+      for (size_t k = 1; k <= kMaxGroup; ++k) {
+        relax(i, j, 1, k);
+        if (k > 1) relax(i, j, k, 1);
+      }
+    }
+  }
+  for (size_t i = n, j = m; i > 0 || j > 0;) {
+    const auto [texts, spokens] = step[i][j];
+    i -= texts;
+    j -= spokens;
+    if (texts == 0) continue;  // a spoken word no text word claims: dropped
+    if (texts == 1) {
+      for (size_t k = 0; k < spokens; ++k) out[i].phonemes += (k > 0 ? U" " : U"") + spoken[j + k];
+      continue;
+    }
+    const std::u32string& shared = spoken[j];
+    size_t total = 0;
+    for (size_t k = 0; k < texts; ++k) total += alone[i + k];
+    size_t before = 0, from = 0;
+    for (size_t k = 0; k < texts; ++k) {
+      before += alone[i + k];
+      const size_t to = k + 1 == texts ? shared.size() : std::max(from, total > 0 ? shared.size() * before / total : from);
+      out[i + k].phonemes = shared.substr(from, to - from);
+      out[i + k].joined = k > 0;
+      from = to;
+    }
+  }
+}
+
 }  // namespace
 
 std::u32string DecodeUtf8(const std::string& text) {
@@ -144,20 +205,23 @@ std::vector<PhonemizedWord> PhonemizeWords(const std::string& text, const std::s
 
   std::u32string joined;
   for (const TextWord& w : words) joined += (joined.empty() ? U"" : U" ") + w.core;
-  std::vector<std::u32string> spoken = SplitSpaces(ReadIpa(joined, espeakVoice));
-  if (spoken.size() != words.size()) {
-    spoken.clear();
+  const std::vector<std::u32string> spoken = SplitSpaces(ReadIpa(joined, espeakVoice));
+  std::vector<PhonemizedWord> out(words.size());
+  if (spoken.size() == words.size()) {
+    for (size_t i = 0; i < words.size(); ++i) out[i].phonemes = spoken[i];
+  } else {
+    std::vector<size_t> alone;
     for (const TextWord& w : words) {
-      std::u32string ipa;
-      for (const std::u32string& part : SplitSpaces(ReadIpa(w.core, espeakVoice))) ipa += part;
-      spoken.push_back(ipa);
+      size_t length = 0;
+      for (const std::u32string& part : SplitSpaces(ReadIpa(w.core, espeakVoice))) length += part.size();
+      alone.push_back(length);
     }
+    AlignSpoken(spoken, alone, out);
   }
-  std::vector<PhonemizedWord> out;
   for (size_t i = 0; i < words.size(); ++i) {
-    PhonemizedWord word{words[i].charStart, Nfd(spoken[i])};
-    if (words[i].punctuation != 0) word.phonemes.push_back(words[i].punctuation);
-    out.push_back(std::move(word));
+    out[i].charStart = words[i].charStart;
+    out[i].phonemes = Nfd(out[i].phonemes);
+    if (words[i].punctuation != 0) out[i].phonemes.push_back(words[i].punctuation);
   }
   return out;
 }

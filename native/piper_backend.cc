@@ -78,7 +78,7 @@ std::vector<int64_t> PiperVoice::PhonemeIds(const SpeakJob& job, std::vector<std
   const auto& pad = config_.phonemeIds.at(kPad);
   ids.insert(ids.end(), pad.begin(), pad.end());
   for (size_t w = 0; w < words.size(); ++w) {
-    if (w > 0) AppendPhoneme(U' ', ids, unknown);
+    if (w > 0 && !words[w].joined) AppendPhoneme(U' ', ids, unknown);
     const size_t first = ids.size();
     for (char32_t phoneme : words[w].phonemes) AppendPhoneme(phoneme, ids, unknown);
     wordTokens.emplace_back(first, ids.size());

@@ -88,6 +88,41 @@ describe('Piper packs', () => {
     expect(withoutStop.length).toBeLessThan(engineAudio.length)
   })
 
+  it('keep espeak-ng\'s reading of the whole sentence where it runs words together ("on the": ɔnðə)', async () => {
+    const phonemes = await loadNative().phonemize('The canoe slid on the smooth planks', 'en-us', true)
+    expect(phonemes.split(' ')).toHaveLength(6)  // seven text words, six spoken ones
+    const result = await engine.synthesizeWithTimestamps({
+      model_id: 'svc_pro_v1.0', transcript: 'The canoe slid on the smooth planks.', voice: { mode: 'id', id: voiceId('Sarah') },
+      output_format: { encoding: 'pcm_f32le', sample_rate: 22050 },
+    })
+    const engineAudio = f32(Buffer.from(result.audio_base64, 'base64'))
+    const reference = await piperRaw('svc_pro_v1.0', piperIds(`${phonemes}.`, PIPER))
+    expect(engineAudio.length).toBe(reference.length)
+    expect(maxAbsDifference(engineAudio, reference)).toBeLessThan(1e-5)
+    // Each text word keeps its own time: "on" and "the" share the spoken word, in order.
+    const { words, word_start_times_milliseconds: starts, word_end_times_milliseconds: ends } = result.alignment
+    expect(words).toEqual(['The', 'canoe', 'slid', 'on', 'the', 'smooth', 'planks.'])
+    for (let i = 0; i < words.length; i++) {
+      expect(starts[i]!).toBeLessThan(ends[i]!)
+      if (i > 0) expect(starts[i]!).toBeGreaterThanOrEqual(ends[i - 1]!)
+    }
+  })
+
+  it('split a long first sentence at its clause, each chunk exactly one model run on its own ids', async () => {
+    const native = loadNative()
+    const text = 'Hello world, this is a longer test.'
+    const chunks = await collect(engine.speak({
+      model_id: 'svc_pro_v1.0', transcript: text, voice: { mode: 'id', id: voiceId('Sarah') },
+      output_format: { encoding: 'pcm_f32le', sample_rate: 22050 },
+    }))
+    expect(chunks.filter((c) => c.words.length > 0).map((c) => c.words.map((w) => w.text))).toEqual([['Hello', 'world,'], ['this', 'is', 'a', 'longer', 'test.']])
+    const clauses = [`${await native.phonemize('Hello world', 'en-us', true)},`, `${await native.phonemize('this is a longer test', 'en-us', true)}.`]
+    const reference = await Promise.all(clauses.map((phonemes) => piperRaw('svc_pro_v1.0', piperIds(phonemes, PIPER))))
+    const engineAudio = f32(Buffer.concat(chunks.map((c) => c.audio)))
+    expect(engineAudio.length).toBe(reference[0]!.length + reference[1]!.length)
+    expect(maxAbsDifference(engineAudio, Float32Array.from([...reference[0]!, ...reference[1]!]))).toBeLessThan(1e-5)
+  })
+
   it('pass the speaker as sid: each speaker is its own voice, listed with a stable id', async () => {
     const multi = pack('piper_multi')
     expect(multi.speakers.map((s) => [s.name, s.voice, s.gender])).toEqual([

@@ -4,10 +4,12 @@
  * to start early: only a clause still longer than CHUNK_TARGET_CHARS is cut between words.
  *
  * How far a chunk reaches depends on the backend (ChunkShape):
- * - flite (and neural packs) analyse their whole utterance before they make audio, and give it
- *   one prosody: a chunk is a sentence (one over CHUNK_TARGET_CHARS is cut at its clauses,
- *   keeping their pauses). The session's first sentence is the exception: when it is long, its
- *   first clause is a chunk of its own, since the listener waits for that utterance's analysis.
+ * - flite analyses its whole utterance before it makes audio, and gives it one prosody: a chunk
+ *   is a sentence (one over CHUNK_TARGET_CHARS is cut at its clauses, keeping their pauses). The
+ *   session's first sentence is the exception: when it is long, its first clause is a chunk of
+ *   its own, since the listener waits for that utterance's analysis.
+ * - A neural pack makes a chunk in one model run, whose memory and time grow with its length: a
+ *   chunk is whole clauses up to a bound (clauseChars), a smaller one in the first sentence.
  * - espeak-ng analyses and speaks a clause at a time (its intonation is a clause's): a clause
  *   spoken alone is the same audio as within its sentence. A chunk is a clause, so one stream's
  *   chunk holds espeak-ng's single thread no longer than a clause, and a new stream waits less.
@@ -31,29 +33,35 @@ function pauseOf(unit: Unit): 'none' | 'clause' | 'sentence' {
   return unit.kind === 'break' ? 'none' : unit.pause
 }
 
-/** Characters from each unit to the end of its sentence, to decide whether a clause cut is needed. */
-function charsToSentenceEnd(units: Unit[]): number[] {
+/** Characters from each unit to the end of its sentence (or clause), to decide whether a clause cut is needed. */
+function charsToEnd(units: Unit[], at: 'sentence' | 'clause'): number[] {
   const result = new Array<number>(units.length + 1).fill(0)
   for (let i = units.length - 1; i >= 0; i--) {
     const unit = units[i]!
-    result[i] = unitChars(unit) + (pauseOf(unit) === 'sentence' ? 0 : result[i + 1]!)
+    const pause = pauseOf(unit)
+    const ends = pause === 'sentence' || (at === 'clause' && pause === 'clause')
+    result[i] = unitChars(unit) + (ends ? 0 : result[i + 1]!)
   }
   return result
 }
 
 /**
  * Where a sentence's clauses become chunks of their own. `leadClauseAbove`: a sentence longer than
- * this many characters has its first clause cut off; `everyClause`: every clause is a chunk.
+ * this many characters has its first clause cut off; `everyClause`: every clause is a chunk;
+ * `clauseChars`: a chunk grows by whole clauses only while it stays within this many characters
+ * (a longer clause stays whole).
  */
 export interface ChunkShape {
   leadClauseAbove?: number
   everyClause?: boolean
+  clauseChars?: number
 }
 
 function cutPoints(units: Unit[], shape: ChunkShape): number[] {
   if (units.length === 0) return []
   const cuts: number[] = []
-  const toSentenceEnd = charsToSentenceEnd(units)
+  const toSentenceEnd = charsToEnd(units, 'sentence')
+  const toClauseEnd = shape.clauseChars === undefined ? undefined : charsToEnd(units, 'clause')
   const restLimit = shape.everyClause ? 0 : CHUNK_TARGET_CHARS
   let chars = 0
   let clauseLimit = toSentenceEnd[0]! > (shape.leadClauseAbove ?? Infinity) ? 0 : restLimit
@@ -63,8 +71,9 @@ function cutPoints(units: Unit[], shape: ChunkShape): number[] {
     if (!canCutAfter(unit) || i === units.length - 1) continue
     const pause = pauseOf(unit)
     const sentenceTooLong = chars + toSentenceEnd[i + 1]! > clauseLimit
+    const clauseOverflows = toClauseEnd !== undefined && chars + toClauseEnd[i + 1]! > shape.clauseChars!
     const nextOverflows = chars + unitChars(units[i + 1]!) > CHUNK_TARGET_CHARS
-    if (pause === 'sentence' || (pause === 'clause' && sentenceTooLong) || nextOverflows) {
+    if (pause === 'sentence' || (pause === 'clause' && (sentenceTooLong || clauseOverflows)) || nextOverflows) {
       cuts.push(i)
       chars = 0
       clauseLimit = restLimit

@@ -20,6 +20,15 @@ import type { Unit } from './units.js'
  * that other streams are waiting for (a new one's first) waits at most this long for the loop.
  */
 const PLAN_SLICE_MS = 4
+/**
+ * A neural pack makes a chunk in one model run: the chunk's first audio waits for all of it, and
+ * the run's memory grows with its length (about 20 MB a second of audio for a Piper medium
+ * voice). So its chunks group whole clauses up to this many characters (a longer clause stays
+ * whole)...
+ */
+const NEURAL_CLAUSE_CHARS = 80
+/** ...and those of the session's first sentence up to this many, so that "Sure, I can do that." speaks "Sure," at once. */
+const NEURAL_FIRST_CLAUSE_CHARS = 30
 /** Text up to this long is parsed and split at once (well under a slice); longer text waits for a turn first. */
 const UNSLICED_CHARS = 4096
 /**
@@ -33,6 +42,7 @@ const FLITE_LEAD_CLAUSE_ABOVE_CHARS = 60
 function chunkShape(backend: PlanOptions['backend'], first: boolean): ChunkShape {
   if (backend === 'espeak') return { everyClause: true }
   if (backend === 'flite' && first) return { leadClauseAbove: FLITE_LEAD_CLAUSE_ABOVE_CHARS }
+  if (backend === 'neural') return { clauseChars: first ? NEURAL_FIRST_CLAUSE_CHARS : NEURAL_CLAUSE_CHARS }
   return {}
 }
 

@@ -96,6 +96,23 @@ describe('planSpeech', () => {
     expect(plan.words).toHaveLength(1 + 12 * 9)
   })
 
+  it('chunks whole clauses for a neural pack: up to 80 characters, up to 30 in the first sentence', async () => {
+    const long = 'The keeper rose before dawn, climbed the spiral stairs, trimmed the wicks, polished the great lens, and wrote a few careful lines in the logbook before breakfast.'
+    const transcript = `Sure, I can read that for you. ${long} Short one, too.`
+    const neural = await planSpeech(transcript, { language: 'en', backend: 'neural' })
+    expect(chunkTexts(neural.chunks)).toEqual([
+      'Sure,', 'I can read that for you.',
+      'The keeper rose before dawn, climbed the spiral stairs, trimmed the wicks,', 'polished the great lens,',
+      'and wrote a few careful lines in the logbook before breakfast.', 'Short one, too.',
+    ])
+    expect(neural.chunks.some((chunk) => chunk.continues)).toBe(false)  // every cut is at a clause's end
+    // A clause longer than the bound stays whole.
+    const clause = 'a clause with no punctuation in it that runs on well past eighty characters of text'
+    expect(chunkTexts((await planSpeech(`Hi. ${clause}, end.`, { language: 'en', backend: 'neural' })).chunks)).toEqual(['Hi.', `${clause},`, 'end.'])
+    // flite keeps a sentence a chunk after its first.
+    expect(chunkTexts((await planSpeech(transcript, { language: 'en', backend: 'flite' })).chunks)).toEqual(['Sure, I can read that for you.', long, 'Short one, too.'])
+  })
+
   it('reads ASCII only for flite and converts IPA to CMU phones', async () => {
     const plan = await planSpeech('Café “déjà” vu — <phonemes>ˈtʃiːz</phonemes>', { language: 'en', backend: 'flite' })
     expect(chunkTexts(plan.chunks)).toEqual(['Cafe "deja" vu - [[ch iy1 z]]'])
