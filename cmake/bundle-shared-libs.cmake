@@ -9,6 +9,7 @@ file(GET_RUNTIME_DEPENDENCIES
   LIBRARIES ${ADDON}
   RESOLVED_DEPENDENCIES_VAR resolved
   UNRESOLVED_DEPENDENCIES_VAR unresolved
+  CONFLICTING_DEPENDENCIES_PREFIX conflicting
   PRE_EXCLUDE_REGEXES
     "^(libc|libm|libdl|librt|libpthread|libresolv|libutil)\\.so"
     "^ld-linux.*\\.so"
@@ -18,6 +19,17 @@ file(GET_RUNTIME_DEPENDENCIES
 if(unresolved)
   message(FATAL_ERROR "The addon needs libraries this machine does not have: ${unresolved}")
 endif()
+# On a rebuild the copies made last time sit beside the addon, where its $ORIGIN rpath finds them
+# too: the system's file is the one to copy again.
+foreach(name IN LISTS conflicting_FILENAMES)
+  foreach(candidate IN LISTS conflicting_${name})
+    get_filename_component(candidate_dir ${candidate} DIRECTORY)
+    if(NOT candidate_dir STREQUAL dir)
+      list(APPEND resolved ${candidate})
+      break()
+    endif()
+  endforeach()
+endforeach()
 foreach(library IN LISTS resolved)
   # The loader looks for the name the addon was linked with (the SONAME), not the file's real name.
   get_filename_component(name ${library} NAME)
