@@ -97,13 +97,29 @@ function cutPoints(text: string, maxRun: number, cjk: boolean): number[] {
   return cuts
 }
 
+/**
+ * Blanks a full stop on either side of each cut. The pieces of a cut run are read with a space
+ * between them, and espeak-ng joins dotted letters across a space ("a.b. c.d." is one word to it):
+ * three 64-character pieces of "a.a.a..." made one 192-byte word, and it aborted the process.
+ */
+function blankStopsAtCuts(text: string, cuts: number[]): string {
+  const chars = text.split('')
+  for (const cut of cuts) {
+    if (chars[cut - 1] === '.') chars[cut - 1] = ' '
+    if (chars[cut] === '.') chars[cut] = ' '
+  }
+  return chars.join('')
+}
+
 function boundText(segment: TextSegment, language: Language): TextSegment[] {
   const cjk = language === 'zh' || language === 'ja'
   if (segment.text.length <= MAX_MARK_RUN) return [segment]  // nothing in it can be over a bound
-  const text = blankMarkRuns(segment.text)
+  const marksBlanked = blankMarkRuns(segment.text)
+  const cuts = cutPoints(marksBlanked, cjk ? MAX_CJK_RUN_CHARS : MAX_WORD_CHARS, cjk)
+  const text = cuts.length > 0 ? blankStopsAtCuts(marksBlanked, cuts) : marksBlanked
   const pieces: TextSegment[] = []
   let from = 0
-  for (const cut of [...cutPoints(text, cjk ? MAX_CJK_RUN_CHARS : MAX_WORD_CHARS, cjk), text.length]) {
+  for (const cut of [...cuts, text.length]) {
     if (cut > from) pieces.push({ kind: 'text', text: text.slice(from, cut), start: segment.start + from, end: segment.start + cut })
     from = cut
   }
