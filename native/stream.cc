@@ -60,14 +60,13 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   std::map<size_t, std::deque<AudioPiece>> started;
   size_t producing = 0;       // chunks being synthesised
   int64_t unreadSamples = 0;  // audio made and not yet read
-  int64_t unreadBytes = 0;
 
-  ~StreamState() { SynthStream::unreadBytes -= unreadBytes; }
+  ~StreamState() { CountUnreadLocked(-unreadSamples); }
 
-  void CountUnreadLocked(int64_t samples, int64_t bytes) {
+  // Every piece holds `samples` in the stream's encoding: bytes follow from samples.
+  void CountUnreadLocked(int64_t samples) {
     unreadSamples += samples;
-    unreadBytes += bytes;
-    SynthStream::unreadBytes += bytes;
+    SynthStream::unreadBytes += samples * static_cast<int64_t>(BytesPerSample(config.encoding));
   }
   bool awaited = false;
   bool deliveryPosted = false;
@@ -106,7 +105,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   void Add(size_t index, AudioPiece piece) {
     std::lock_guard<std::mutex> lock(mutex);
     if (cancelled.load()) return;
-    CountUnreadLocked(piece.samples, static_cast<int64_t>(piece.audio.size()));
+    CountUnreadLocked(piece.samples);
     started[index].push_back(std::move(piece));
     NotifyLocked();
   }
@@ -139,7 +138,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     } else if (complete && !cancelled.load()) {
       AudioPiece last{std::move(result.tail), result.tailSamples, true, {}};
       last.result = std::move(result);
-      CountUnreadLocked(last.samples, static_cast<int64_t>(last.audio.size()));
+      CountUnreadLocked(last.samples);
       started[index].push_back(std::move(last));
     }
     MaybeProduceLocked();
@@ -187,7 +186,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
       piece.result = std::move(more.result);
       it->second.pop_front();
     }
-    CountUnreadLocked(-piece.samples, -static_cast<int64_t>(piece.audio.size()));
+    CountUnreadLocked(-piece.samples);
     if (piece.last) {
       started.erase(it);
       ++nextRead;
@@ -343,12 +342,8 @@ PieceJob ParsePiece(const Napi::Object& p, const std::string& what) {
   return piece;
 }
 
-}  // namespace
-
-namespace {
-
 // A plan's chunks, validated and copied into plain structs on the main thread.
-std::vector<ChunkJob> ParseChunks(const Napi::Value& chunks, const std::string& what, const StreamState& state) {
+std::vector<ChunkJob> ParseChunks(const Napi::Value& chunks, const std::string& what, bool flite) {
   if (!chunks.IsArray()) Invalid(what + " must be an array");
   Napi::Array list = chunks.As<Napi::Array>();
   std::vector<ChunkJob> jobs;
@@ -362,7 +357,7 @@ std::vector<ChunkJob> ParseChunks(const Napi::Value& chunks, const std::string& 
     for (uint32_t j = 0; j < pieceList.Length(); ++j) {
       const std::string pieceWhat = chunkWhat + ".pieces[" + std::to_string(j) + "]";
       job.pieces.push_back(ParsePiece(RequireObject(pieceList.Get(j), pieceWhat), pieceWhat));
-      CheckPieceSize(job.pieces.back(), state.flite, pieceWhat);
+      CheckPieceSize(job.pieces.back(), flite, pieceWhat);
     }
     job.breakBefore = chunk.Get("breakBefore").ToBoolean().Value();
     job.breakAfter = chunk.Get("breakAfter").ToBoolean().Value();
@@ -435,7 +430,7 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
     state_->leading = plan.Get("leading").ToBoolean().Value();
     state_->ended = !plan.Get("open").ToBoolean().Value();
     state_->flite = backend == "flite";
-    for (ChunkJob& job : ParseChunks(plan.Get("chunks"), "plan.chunks", *state_)) state_->jobs.push_back(std::move(job));
+    for (ChunkJob& job : ParseChunks(plan.Get("chunks"), "plan.chunks", state_->flite)) state_->jobs.push_back(std::move(job));
   });
   std::weak_ptr<StreamState> weak = state_;
   state_->trackId = state_->env->Track([weak] {
@@ -475,7 +470,7 @@ Napi::Value SynthStream::Next(const Napi::CallbackInfo& info) {
 void SynthStream::Append(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::vector<ChunkJob> jobs;
-  ThrowingCoded(env, [&] { jobs = ParseChunks(info[0], "append(chunks)", *state_); });
+  ThrowingCoded(env, [&] { jobs = ParseChunks(info[0], "append(chunks)", state_->flite); });
   std::lock_guard<std::mutex> lock(state_->mutex);
   if (state_->ended) throw JsError(env, code::kInvalidArgument, "append() after end()");
   for (ChunkJob& job : jobs) state_->jobs.push_back(std::move(job));
@@ -494,7 +489,7 @@ void SynthStream::Cancel(const Napi::CallbackInfo& info) {
   state_->cancelled = true;
   std::unique_lock<std::mutex> lock(state_->mutex);
   state_->started.clear();
-  state_->CountUnreadLocked(-state_->unreadSamples, -state_->unreadBytes);
+  state_->CountUnreadLocked(-state_->unreadSamples);
   if (state_->awaited && state_->waiting) {
     Napi::Promise::Deferred deferred = *state_->waiting;
     state_->waiting.reset();
