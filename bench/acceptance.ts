@@ -195,10 +195,9 @@ async function main(): Promise<void> {
   out()
   out('| voice | ours | CLI | ours − CLI | target: ours at most 1 point worse |')
   out('| --- | --- | --- | --- | --- |')
-  for (const result of wer) {
-    const diff = result.oursPercent - result.cliPercent
-    out(`| ${result.subject.label} | ${result.oursPercent.toFixed(1)}% | ${result.cliPercent.toFixed(1)}% | ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} | ${verdict(diff <= 1)} |`)
-  }
+  const signed = (points: number) => `${points >= 0 ? '+' : ''}${points.toFixed(1)}`
+  const werCells = (result: WerResult) => `| ${result.subject.label} | ${result.oursPercent.toFixed(1)}% | ${result.cliPercent.toFixed(1)}% | ${signed(result.oursPercent - result.cliPercent)} |`
+  for (const result of wer) out(`${werCells(result)} ${verdict(result.oursPercent - result.cliPercent <= 1)} |`)
   out()
   out(`### Long first sentences with a clause (${CLAUSE_SENTENCES.length} sentences of 61-131 characters)`)
   out()
@@ -206,13 +205,10 @@ async function main(): Promise<void> {
   out()
   out('| voice | ours | CLI | ours − CLI |')
   out('| --- | --- | --- | --- |')
-  for (const result of clauseWer) {
-    const diff = result.oursPercent - result.cliPercent
-    out(`| ${result.subject.label} | ${result.oursPercent.toFixed(1)}% | ${result.cliPercent.toFixed(1)}% | ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} |`)
-  }
+  for (const result of clauseWer) out(werCells(result))
   const meanDiff = clauseWer.reduce((sum, r) => sum + r.oursPercent - r.cliPercent, 0) / clauseWer.length
   out()
-  out(`Mean over the four voices: ${meanDiff >= 0 ? '+' : ''}${meanDiff.toFixed(1)} points.`)
+  out(`Mean over the four voices: ${signed(meanDiff)} points.`)
   out()
   // Other benches keep their own sections of RESULTS.md between <!-- name:start/end --> markers.
   const resultsPath = fileURLToPath(new URL('./RESULTS.md', import.meta.url))

@@ -1,19 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { bundledEspeakDataPath, loadNative, type NativePlan } from '../lib/native.js'
+import { waitUntil } from './helpers/wait.js'
 
 const RATE = 22050
 const BYTES_A_SECOND = RATE * 2
 const SENTENCE = 'The birch canoe slid on the smooth planks.'
 
-async function waitUntil(condition: () => boolean, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (!condition()) {
-    if (Date.now() > deadline) return false
-    await sleep(5)
-  }
-  return true
-}
 
 describe('a stream synthesizes ahead of its reader up to a bound counted in audio', async () => {
   const native = loadNative()

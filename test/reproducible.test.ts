@@ -11,6 +11,7 @@ import { planSpeech } from '../lib/text/plan.js'
 import { decodeWav } from './helpers/audio.js'
 import { runNodeWithDeadline } from './helpers/deadline-child.js'
 import { collect, testEngine } from './helpers/engine.js'
+import { PARK_SENTENCES } from './helpers/sentences.js'
 
 const run = promisify(execFile)
 const SENTENCE = 'The birch canoe slid on the smooth planks.'
@@ -59,28 +60,10 @@ describe('reproducible output (flite voices)', async () => {
   }
 })
 
-// "Today the weather is nice, so we are going to the park" in each language's usual script.
-const SENTENCES: Record<Language, string> = {
-  en: 'Today the weather is nice, so we are going to the park.',
-  es: 'Hoy hace buen tiempo, así que vamos al parque.',
-  fr: "Aujourd'hui il fait beau, alors nous allons au parc.",
-  de: 'Heute ist schönes Wetter, also gehen wir in den Park.',
-  it: 'Oggi fa bel tempo, quindi andiamo al parco.',
-  pt: 'Hoje está um dia bonito, por isso vamos ao parque.',
-  ar: 'الجو جميل اليوم، لذلك سنذهب إلى الحديقة.',
-  ru: 'Сегодня хорошая погода, поэтому мы идём в парк.',
-  ro: 'Astăzi vremea este frumoasă, așa că mergem în parc.',
-  ja: '今日は天気がいいので、公園に行きます。',
-  he: 'היום מזג האוויר יפה, אז אנחנו הולכים לפארק.',
-  hy: 'Այսօր եղանակը լավ է, ուստի մենք գնում ենք այգի։',
-  tr: 'Bugün hava güzel, bu yüzden parka gidiyoruz.',
-  hi: 'आज मौसम अच्छा है, इसलिए हम पार्क जा रहे हैं।',
-  zh: '今天天气很好，我们去公园。',
-}
 // The sentence as one clause (without its comma), then as two: three chunks, so that a request's
 // later chunks may follow other requests' in espeak-ng.
-const oneClause = (language: Language) => SENTENCES[language].replace(/[,،，、]/g, '')
-const PARAGRAPHS = Object.fromEntries(LANGUAGES.map((language) => [language, `${oneClause(language)} ${SENTENCES[language]}`])) as Record<Language, string>
+const oneClause = (language: Language) => PARK_SENTENCES[language].replace(/[,،，、]/g, '')
+const PARAGRAPHS = Object.fromEntries(LANGUAGES.map((language) => [language, `${oneClause(language)} ${PARK_SENTENCES[language]}`])) as Record<Language, string>
 const root = path.resolve(import.meta.dirname, '..')
 const sha256 = (audio: Buffer) => createHash('sha256').update(audio).digest('hex')
 

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { TtsError, type SessionRequest, type SpeechChunk } from '../lib/index.js'
 import { collect, testEngine, voiceId } from './helpers/engine.js'
+import { waitUntil } from './helpers/wait.js'
 
 const PARAGRAPH =
   'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background, then let it dry. ' +
@@ -15,14 +16,6 @@ function joined(chunks: SpeechChunk[]): { audio: Buffer; words: string[] } {
   }
 }
 
-async function waitUntil(condition: () => boolean, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (!condition()) {
-    if (Date.now() > deadline) return false
-    await sleep(5)
-  }
-  return true
-}
 
 describe('engine.open(): the writable speech session', async () => {
   const engine = await testEngine()

@@ -4,6 +4,7 @@ import { TtsError, type SynthesisRequest } from '../lib/index.js'
 import { decodeWav, s16 } from './helpers/audio.js'
 import { collect, joinChunks, testEngine, voiceId } from './helpers/engine.js'
 import { worstEventLoopLag } from './helpers/event-loop.js'
+import { waitUntil } from './helpers/wait.js'
 
 const SENTENCES = [
   'The birch canoe slid on the smooth planks.',
@@ -15,14 +16,6 @@ const SENTENCES = [
 const longText = (sentences: number) => Array.from({ length: sentences }, (_, i) => SENTENCES[i % SENTENCES.length]).join(' ')
 const flash = (transcript: string): SynthesisRequest => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') } })
 
-async function waitUntil(condition: () => boolean, ms = 2000): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (!condition()) {
-    if (Date.now() > deadline) return false
-    await sleep(5)
-  }
-  return true
-}
 
 describe('streaming', async () => {
   const engine = await testEngine()
@@ -72,7 +65,7 @@ describe('streaming', async () => {
     expect(caught).toBeInstanceOf(TtsError)
     expect((caught as TtsError).code).toBe('ABORTED')
     expect(received.length).toBe(2)
-    expect(await waitUntil(() => engine.counters().activeTasks === 0)).toBe(true)
+    expect(await waitUntil(() => engine.counters().activeTasks === 0, 2000)).toBe(true)
   })
 
   it('an aborted signal before the call rejects at once', async () => {
@@ -85,7 +78,7 @@ describe('streaming', async () => {
     const iterator = engine.speak(flash(longText(100)))[Symbol.asyncIterator]()
     await iterator.next()
     // With nobody reading, the producer fills its small queue and then schedules nothing more.
-    expect(await waitUntil(() => engine.counters().activeTasks === 0)).toBe(true)
+    expect(await waitUntil(() => engine.counters().activeTasks === 0, 2000)).toBe(true)
     await sleep(50)
     expect(engine.counters().activeTasks).toBe(0)
     await iterator.return(undefined)

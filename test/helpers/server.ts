@@ -147,12 +147,3 @@ export class WsClient {
     }
   }
 }
-
-export async function waitUntil(condition: () => boolean, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (!condition()) {
-    if (Date.now() > deadline) return false
-    await sleep(5)
-  }
-  return true
-}

@@ -4,7 +4,8 @@ import type { Route } from '../../lib/server/routes.js'
 import { decodeWav, rms, s16 } from '../helpers/audio.js'
 import { MP3_SAMPLE } from '../helpers/samples.js'
 import { testEngine, voiceId } from '../helpers/engine.js'
-import { ADAPTERS, KEY, post, start, openStream, TEST_KEYS, VOICES_ONLY_KEY, waitUntil, type Running } from '../helpers/server.js'
+import { ADAPTERS, KEY, post, start, openStream, TEST_KEYS, VOICES_ONLY_KEY, type Running } from '../helpers/server.js'
+import { waitUntil } from '../helpers/wait.js'
 
 const engine = await testEngine()
 const kal = (transcript: string, extra: Record<string, unknown> = {}) => ({ model_id: 'svc_pro_v1.0', transcript, voice: { mode: 'id', id: voiceId('Kal') }, ...extra })

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine, voiceId } from '../helpers/engine.js'
-import { ADAPTERS, KEY, start, TEST_KEYS, VOICES_ONLY_KEY, waitUntil, WsClient, type Running } from '../helpers/server.js'
+import { ADAPTERS, KEY, start, TEST_KEYS, VOICES_ONLY_KEY, WsClient, type Running } from '../helpers/server.js'
+import { waitUntil } from '../helpers/wait.js'
 
 const engine = await testEngine()
 const PATH = '/text_to_speech/websocket/ws'
