@@ -95,6 +95,8 @@ function endsWithBreak(chunk: Chunk | undefined): boolean {
 
 export class WritableSpeechSession implements SpeechSession {
   private readonly planner: SpeechPlanner
+  /** Stops planning once the session is over: a reader that left must not cost the event loop the rest of its text. */
+  private readonly planningStop = new AbortController()
   private readonly words: SourceWord[] = []
   /** Planned takes not yet handed to a native stream. */
   private readonly planned: Take[] = []
@@ -124,7 +126,11 @@ export class WritableSpeechSession implements SpeechSession {
     private readonly synthesis: SessionSynthesis,
     private readonly scope: CallScope,
   ) {
-    this.planner = new SpeechPlanner(synthesis.plan)
+    const { signal } = synthesis.plan
+    this.planner = new SpeechPlanner({
+      ...synthesis.plan,
+      signal: signal ? AbortSignal.any([signal, this.planningStop.signal]) : this.planningStop.signal,
+    })
     scope.onCancel(cancelAll(this.streams))
     scope.signal.addEventListener('abort', () => {
       this.notify()
@@ -170,6 +176,7 @@ export class WritableSpeechSession implements SpeechSession {
   private finish(): void {
     if (this.finished) return
     this.finished = true
+    this.planningStop.abort()
     this.passFirstAudio()
     this.synthesis.finished?.()
   }

@@ -3,6 +3,7 @@
  * planned, and what is found wrong in the rest (bad markup, too much audio) ends the stream with
  * the same TtsError as before, while one-shot calls still reject without audio.
  */
+import { performance as nodePerformance } from 'node:perf_hooks'
 import { describe, expect, it } from 'vitest'
 import { createEngine, TtsError, type SpeechChunk, type SynthesisRequest } from '../lib/index.js'
 import { planSpeech, SpeechPlanner } from '../lib/text/index.js'
@@ -83,6 +84,28 @@ describe('planning many long transcripts at once', () => {
 
 describe('a long transcript is synthesised before it is all planned', async () => {
   const engine = await testEngine()
+
+  it('a reader that leaves while the rest is being planned stops the planning', async () => {
+    const transcript = SENTENCE.repeat(2000)
+    const busyMs = async (leave: boolean): Promise<number> => {
+      const iterator = engine.speak(sarah(transcript))[Symbol.asyncIterator]()
+      // Past the first stretch: planning the rest has begun.
+      for (let stretches = 0; stretches < 3; stretches++) await iterator.next()
+      if (leave) await iterator.return(undefined)
+      const before = nodePerformance.eventLoopUtilization()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const { active } = nodePerformance.eventLoopUtilization(before)
+      if (!leave) await iterator.return(undefined)
+      return active
+    }
+    // Planning the rest of 2000 sentences holds the event loop for tens of milliseconds while the
+    // reader stays (about 20 ms went on after it had left, before the session stopped its
+    // planner), and for at most one slice of 4 ms once it has left.
+    const staying = await busyMs(false)
+    const left = await busyMs(true)
+    expect(staying).toBeGreaterThan(10)
+    expect(left).toBeLessThan(10)
+  })
 
   it('a bad tag at the end of 2000 sentences ends the stream with INVALID_MARKUP after its first audio', async () => {
     const transcript = SENTENCE.repeat(2000) + "<break time='soon'/>"
