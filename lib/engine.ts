@@ -20,6 +20,7 @@ import { CombinedVoiceStore, PackVoiceStore } from './neural/voices.js'
 import {
   callOptionsSchema,
   DEFAULT_MAX_TRANSCRIPT_CHARS,
+  DEFAULT_THREAD_NICE,
   cloneRequestSchema,
   engineOptionsSchema,
   listVoicesSchema,
@@ -45,6 +46,12 @@ import type { BackendTuning, CloneVoiceFields, ListVoicesOptions, StoredVoice, V
 export interface EngineOptions<Packs extends Record<string, PackOptions> = Record<string, PackOptions>> {
   /** Native synthesis threads (default: CPU count, 2 to 8). Fixed for the process by the first engine. */
   threads?: number
+  /**
+   * How much lower than the process's the synthesis threads' scheduling priority is: a nice
+   * increment, 0 to 19 (default 10). On a busy CPU the event loop, at the process's priority,
+   * still takes audio and I/O at once. Fixed for the process by the first engine, like `threads`.
+   */
+  threadNice?: number
   /** Chunks of one stream synthesized at once (default 2; a neural pack's streams: 1, each run on `modelThreads`). */
   queueCapacity?: number
   /** Seconds of audio a stream synthesizes ahead of its consumer before synthesis waits (default 5). */
@@ -493,6 +500,7 @@ export async function createEngine<Packs extends Record<string, PackOptions> = {
   try {
     await native.init({
       ...(options.threads !== undefined && { threads: options.threads }),
+      threadNice: options.threadNice ?? DEFAULT_THREAD_NICE,
       ...(espeakDataPath !== undefined && { espeakDataPath }),
     })
   } catch (cause) {

@@ -22,6 +22,8 @@ import { deviceSchema, modelPacksSchema } from './neural/options.js'
 import { languageSchema } from './voices/schemas.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
+/** Synthesis threads run this much nicer than the process: the event loop is never kept waiting behind them. */
+export const DEFAULT_THREAD_NICE = 10
 
 export const outputFormatSchema = z.object({
   container: z.enum(CONTAINERS).optional(),
@@ -83,6 +85,7 @@ export type OutputFormatRequest = z.input<typeof outputFormatSchema>
 /** The plain (non-object) engine options; invalid values fail createEngine with INVALID_REQUEST. */
 export const engineOptionsSchema = z.object({
   threads: z.number().int().min(1).max(64).optional(),
+  threadNice: z.number().int().min(0).max(19).optional(),
   queueCapacity: z.number().int().min(1).max(64).optional(),
   aheadSeconds: z.number().min(0).max(600).optional(),
   maxTranscriptChars: z.number().int().min(1).optional(),

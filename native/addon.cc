@@ -23,13 +23,14 @@
 namespace svc {
 namespace {
 
-// init({ threads?, espeakDataPath? }) -> Promise<{ espeakSampleRate, poolThreads }>.
+// init({ threads?, threadNice?, espeakDataPath? }) -> Promise<{ espeakSampleRate, poolThreads }>.
 // Loads both engines once per process, on a thread of its own: not on the event loop (espeak
 // reads its data, flite pages in voices), and not on the pool, where it would wait behind
 // running synthesis.
 Napi::Value Init(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   unsigned poolThreads = 0;
+  int threadNice = 0;
   std::string dataPath;
   if (info.Length() > 0 && !info[0].IsUndefined()) {
     if (!info[0].IsObject()) throw JsError(env, code::kInvalidArgument, "init(options) needs an options object");
@@ -41,6 +42,13 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
         throw JsError(env, code::kInvalidArgument, "init: threads must be an integer from 1 to 64");
       poolThreads = static_cast<unsigned>(n);
     }
+    const Napi::Value nice = options.Get("threadNice");
+    if (!nice.IsUndefined()) {
+      const double n = nice.IsNumber() ? nice.As<Napi::Number>().DoubleValue() : -1;
+      if (!(n >= 0 && n <= 19 && n == static_cast<double>(static_cast<int>(n))))
+        throw JsError(env, code::kInvalidArgument, "init: threadNice must be an integer from 0 to 19");
+      threadNice = static_cast<int>(n);
+    }
     const Napi::Value path = options.Get("espeakDataPath");
     if (!path.IsUndefined()) {
       if (!path.IsString()) throw JsError(env, code::kInvalidArgument, "init: espeakDataPath must be a string");
@@ -50,7 +58,7 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
     }
   }
   try {
-    WorkerPool::Instance(poolThreads);
+    WorkerPool::Instance(poolThreads, threadNice);
   } catch (const std::exception& e) {
     throw JsError(env, code::kSynthesis, e.what());
   }

@@ -1,18 +1,44 @@
 #include "pool.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
-namespace svc {
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-WorkerPool& WorkerPool::Instance(unsigned threads) {
+namespace svc {
+namespace {
+
+// Set once, by the first Instance() call, before any synthesis thread starts.
+int threadNice = 0;
+
+// Lowers the calling thread's priority by `nice` steps from the process's (Linux schedules
+// threads one by one). Raising niceness needs no privilege; where a sandbox refuses it, the
+// thread keeps the process's priority, which is only slower to hand over audio.
+void LowerThisThreadPriority(int nice) {
+  if (nice <= 0) return;
+  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+  errno = 0;
+  const int current = getpriority(PRIO_PROCESS, tid);
+  if (errno != 0) return;
+  setpriority(PRIO_PROCESS, tid, std::min(current + nice, 19));
+}
+
+}  // namespace
+
+WorkerPool& WorkerPool::Instance(unsigned threads, int nice) {
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
   // Leaked on purpose: threads are detached and may still be parked at exit; every env's
   // cleanup hook first waits for its own running tasks, so none touches freed state.
-  static WorkerPool* pool = new WorkerPool(threads);
+  static WorkerPool* pool = [threads, nice] {
+    threadNice = nice;
+    return new WorkerPool(threads);
+  }();
   return *pool;
 }
 
@@ -41,6 +67,7 @@ WorkerPool::WorkerPool(unsigned threads) {
 }
 
 void* WorkerPool::ThreadMain(void* pool) {
+  LowerThisThreadPriority(threadNice);
   static_cast<WorkerPool*>(pool)->Run();
   return nullptr;
 }

@@ -23,8 +23,11 @@ class WorkerPool {
   // 60 000-byte flite token.
   static constexpr size_t kStackBytes = 8u << 20;
 
-  // The process-wide pool; its size is fixed by the first call.
-  static WorkerPool& Instance(unsigned threads = 0);
+  // The process-wide pool; its size and its threads' niceness are fixed by the first call.
+  // `nice` is added to the process's niceness on every synthesis thread (espeak-ng's too): the
+  // event loop, at the process's own priority, then runs as soon as audio is posted to it, even
+  // where the scheduler put it on the CPU a synthesis thread is busy on.
+  static WorkerPool& Instance(unsigned threads = 0, int nice = 0);
   // espeak-ng's own thread: its calls are serialised by a process-wide lock anyway, and a pool
   // thread waiting for that lock would hold a slot that other streams need.
   static WorkerPool& Espeak();

@@ -69,7 +69,7 @@ describe('request errors carry stable codes and HTTP statuses', async () => {
   })
 
   it('bad engine options are rejected with INVALID_REQUEST', async () => {
-    for (const options of [{ threads: 0 }, { queueCapacity: 1.5 }, { maxTranscriptChars: -1 }]) {
+    for (const options of [{ threads: 0 }, { threadNice: 20 }, { threadNice: -1 }, { queueCapacity: 1.5 }, { maxTranscriptChars: -1 }]) {
       const error = await failure(createEngine(options))
       expect(error.code).toBe('INVALID_REQUEST')
     }
