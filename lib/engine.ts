@@ -37,7 +37,7 @@ import {
 import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './session.js'
 import { DEFAULT_MAX_AUDIO_SECONDS, SpeechPlanCheck } from './text/bounds.js'
 import { LANGUAGES, type BackendKind, type Language } from './text/types.js'
-import { analyseSample, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
+import { analyseSample, fitPackTuning, fitRendering, inferGender, toAnalysis } from './voices/clone.js'
 import { PreviewCache, PREVIEW_MODEL_ID, previewText } from './voices/preview.js'
 import { SqliteVoiceStore } from './voices/sqlite-store.js'
 import type { BackendTuning, CloneVoiceFields, ListVoicesOptions, StoredVoice, VoiceAnalysis, VoicePage, VoicePatch, VoiceRecord, VoiceStore } from './voices/types.js'
@@ -101,6 +101,8 @@ interface ResolvedRequest {
   language: Language
   voice: StoredVoice
   format: OutputFormat
+  /** A cloned voice on a neural pack: its fit to the pack voice it speaks with. */
+  packTuning?: BackendTuning
 }
 
 /**
@@ -141,6 +143,8 @@ export class Engine<PackModelId extends string = never> {
   private readonly packVoices: PackVoiceStore
   private readonly ownsVoiceStore: boolean
   private readonly previews = new PreviewCache()
+  /** Cloned voices fitted to pack voices, by pack, voice and its last update, and language. */
+  private readonly packTunings = new Map<string, Promise<BackendTuning>>()
   private readonly queueCapacity: number
   private readonly aheadSeconds: number
   private readonly maxTranscriptChars: number
@@ -336,6 +340,35 @@ export class Engine<PackModelId extends string = never> {
     }
   }
 
+  /**
+   * A cloned voice's fit to the pack voice it speaks with on `model`, made on its first request
+   * there (the calibration text rendered a few times on the pack) and kept for the engine's life.
+   */
+  private packTuning(model: ModelPack, voice: StoredVoice, language: Language, scope: CallScope): Promise<BackendTuning> | undefined {
+    const { pack } = model
+    if (!pack || !voice.analysis) return undefined
+    const key = JSON.stringify([pack.info.handle, voice.record.voice_id, voice.record.updated_at, language])
+    let fit = this.packTunings.get(key)
+    if (!fit) {
+      const target = voice.analysis
+      const text = language === 'en' ? CALIBRATION_TEXT : previewText(language)
+      const format = { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 } as const
+      fit = fitPackTuning(target, !takesWholeSpeedsOnly(pack), async (packTuning) => {
+        // Not the caller's signal: other requests may wait for this fit too; close() still stops it.
+        const renderScope = this.calls.begin(undefined)
+        try {
+          const { audio } = await this.render({ transcript: text, speed: 1, model, language, voice, format, packTuning }, renderScope)
+          return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
+        } finally {
+          renderScope.end()
+        }
+      })
+      this.packTunings.set(key, fit)
+      fit.catch(() => this.packTunings.delete(key))  // a failed fit (the engine closed) is tried again next time
+    }
+    return abortable(fit, scope.signal)
+  }
+
   private openStore(): VoiceStore {
     if (this.closed) throw new TtsError('ENGINE_CLOSED', 'the engine was closed')
     return this.voiceStore
@@ -385,7 +418,8 @@ export class Engine<PackModelId extends string = never> {
     if (model.pack && !Number.isInteger(voice.rendering.speed * parsed.speed) && takesWholeSpeedsOnly(model.pack)) {
       throw new TtsError('INVALID_REQUEST', `${model.id} is a Kokoro export whose speed input is an integer: it speaks at speed 1 or 2 only`)
     }
-    return { transcript: parsed.transcript, speed: parsed.speed, model, language, voice, format }
+    const packTuning = await this.packTuning(model, voice, language, scope)
+    return { transcript: parsed.transcript, speed: parsed.speed, model, language, voice, format, ...(packTuning && { packTuning }) }
   }
 
   private nativePlan(resolved: ResolvedRequest, chunks: NativePlan['chunks']): NativePlan {
@@ -398,9 +432,10 @@ export class Engine<PackModelId extends string = never> {
         model: model.pack.info.handle,
         phonemizer: speaker.language === language ? speaker.phonemizer : ESPEAK_LANGUAGE_VOICE[language],
         voice: speaker.voice,
-        speed: voice.rendering.speed,
+        speed: voice.rendering.speed * (resolved.packTuning?.speed ?? 1),
         requestSpeed: resolved.speed,
         pitch: voice.rendering.pitch,
+        ...(resolved.packTuning && { transform: resolved.packTuning.transform }),
         ...pcm,
         // A neural chunk is one model run on `modelThreads` threads whose memory grows with its
         // length: one at a time, a stream holds one chunk's activations, and its first chunk
@@ -456,8 +491,9 @@ export class Engine<PackModelId extends string = never> {
     const { format } = resolved
     const encoder = isCompressed(format) ? createEncoder(this.native, format) : undefined
     const backend = resolved.model.backend
-    // A neural pack speaks with its own voice at the voice's speed; clone tunings fit the builtin backends.
-    const voiceSpeed = (backend === 'neural' ? undefined : resolved.voice.rendering.tuning?.[backend].speed) ?? resolved.voice.rendering.speed
+    // A clone has a tuning per builtin backend, and one per pack voice it speaks with.
+    const { rendering } = resolved.voice
+    const voiceSpeed = backend === 'neural' ? rendering.speed * (resolved.packTuning?.speed ?? 1) : (rendering.tuning?.[backend].speed ?? rendering.speed)
     const speed = voiceSpeed * resolved.speed
     const session = new WritableSpeechSession(
       {

@@ -94,6 +94,8 @@ function distance(a: VoiceAnalysis, b: VoiceAnalysis): number {
 
 /** What the backend itself can do with pitch; the transform does the rest. */
 const BACKEND_PITCH: Record<BackendKind, [number, number]> = { espeak: [0.5, 2], flite: [0.5, 2] }
+/** A neural pack has no pitch control of its own: all of it is the transform's. */
+const NO_OWN_PITCH: [number, number] = [1, 1]
 const TRANSFORM_LIMITS: [number, number] = [0.5, 2]
 const SPEED_LIMITS: [number, number] = [0.7, 1.5]
 const FIT_ROUNDS = 3
@@ -105,13 +107,44 @@ export type MeasureRendering = (backend: BackendKind, base: string, tuning: Back
 
 const NEUTRAL: BackendTuning = { speed: 1, pitch: 1, transform: { pitchScale: 1, formantScale: 1 } }
 
-function split(backend: BackendKind, pitch: number, formantScale: number, speed: number): BackendTuning {
-  const own = clamp(pitch, BACKEND_PITCH[backend])
+function split(ownPitch: [number, number], pitch: number, formantScale: number, speed: number): BackendTuning {
+  const own = clamp(pitch, ownPitch)
   return {
     speed,
     pitch: own,
     transform: { pitchScale: clamp(pitch / own, TRANSFORM_LIMITS), formantScale: clamp(formantScale, TRANSFORM_LIMITS) },
   }
+}
+
+/** target / measured, or 1 where the rendering gave nothing to measure (no voiced frame). */
+const ratio = (target: number, measured: number) => (measured > 0 && target > 0 ? target / measured : 1)
+
+/**
+ * Closes the loop from a voice's neutral measure: pitch and formants corrected until they are
+ * within 0.3 semitone and 2 % of the target, or FIT_ROUNDS renders. `withSpeed`: the syllable
+ * rate is matched too.
+ */
+async function refine(
+  target: VoiceAnalysis,
+  neutral: VoiceAnalysis,
+  ownPitch: [number, number],
+  withSpeed: boolean,
+  measure: (tuning: BackendTuning) => Promise<VoiceAnalysis>,
+): Promise<BackendTuning> {
+  const speed = withSpeed ? clamp(ratio(target.syllablesPerSecond, neutral.syllablesPerSecond), SPEED_LIMITS) : 1
+  let pitch = ratio(target.pitchHz, neutral.pitchHz)
+  let formant = ratio(target.formantScale, neutral.formantScale)
+  let tuning = split(ownPitch, pitch, formant, speed)
+  for (let round = 0; round < FIT_ROUNDS; round++) {
+    const got = await measure(tuning)
+    const pitchError = ratio(target.pitchHz, got.pitchHz)
+    const formantError = ratio(target.formantScale, got.formantScale)
+    if (Math.abs(12 * Math.log2(pitchError)) < 0.3 && Math.abs(formantError - 1) < 0.02) break
+    pitch *= pitchError
+    formant *= formantError
+    tuning = split(ownPitch, pitch, formant, speed)
+  }
+  return tuning
 }
 
 async function fitBackend(
@@ -122,20 +155,20 @@ async function fitBackend(
 ): Promise<{ base: string; tuning: BackendTuning }> {
   const bases = await Promise.all(baseRenderings(backend, gender).map(async (base) => ({ base, measured: await measure(backend, base, NEUTRAL) })))
   const { base, measured } = bases.reduce((best, b) => (distance(b.measured, target) < distance(best.measured, target) ? b : best))
-  const speed = clamp(target.syllablesPerSecond / measured.syllablesPerSecond, SPEED_LIMITS)
-  let pitch = target.pitchHz / measured.pitchHz
-  let formant = target.formantScale / measured.formantScale
-  let tuning = split(backend, pitch, formant, speed)
-  for (let round = 0; round < FIT_ROUNDS; round++) {
-    const got = await measure(backend, base, tuning)
-    const pitchError = target.pitchHz / got.pitchHz
-    const formantError = target.formantScale / got.formantScale
-    if (Math.abs(12 * Math.log2(pitchError)) < 0.3 && Math.abs(formantError - 1) < 0.02) break
-    pitch *= pitchError
-    formant *= formantError
-    tuning = split(backend, pitch, formant, speed)
-  }
-  return { base, tuning }
+  return { base, tuning: await refine(target, measured, BACKEND_PITCH[backend], true, (tuning) => measure(backend, base, tuning)) }
+}
+
+/**
+ * Fits a cloned voice to the neural pack voice it speaks with (the pack's closest one): the voice
+ * transform does all of the pitch and the formants, as a pack has no pitch control of its own.
+ * `withSpeed`: false for a pack that takes whole speeds only.
+ */
+export async function fitPackTuning(
+  target: VoiceAnalysis,
+  withSpeed: boolean,
+  measure: (tuning: BackendTuning) => Promise<VoiceAnalysis>,
+): Promise<BackendTuning> {
+  return refine(target, await measure(NEUTRAL), NO_OWN_PITCH, withSpeed, measure)
 }
 
 /** Fits a rendering for every builtin backend to the sample's analysis. */
