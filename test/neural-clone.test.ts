@@ -59,4 +59,14 @@ describe('cloned voices on neural packs', () => {
     expect(cloned.equals(plain)).toBe(false)  // but transformed
     await engine.voices.delete(clone.voice_id)
   })
+
+  it('engine.close() while a clone is being fitted ends its request with ENGINE_CLOSED', async () => {
+    const closing = await createEngine({ models: { 'svc_pro_v1.0': { type: 'piper', path: PIPER } } })
+    const sample = sox(await speech(closing, 'Sarah', 'svc_flash_v1.0'), 'wav', [], ['pitch', '-500'])
+    const clone = await closing.voices.clone(sample, { name: 'Closing', language: 'en' })
+    const request = closing.synthesize({ model_id: 'svc_pro_v1.0', transcript: TEXT, voice: { mode: 'id', id: clone.voice_id } })
+    await new Promise((resolve) => setTimeout(resolve, 20))  // the fit's first render is under way
+    await closing.close()
+    await expect(request).rejects.toMatchObject({ code: 'ENGINE_CLOSED' })
+  })
 })
