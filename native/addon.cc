@@ -2,8 +2,10 @@
 // Policy (plans, voices, validation, errors users see) lives in TypeScript.
 #include <napi.h>
 
+#include <cmath>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -23,6 +25,16 @@
 namespace svc {
 namespace {
 
+// options[name]: an integer from `min` to `max` (a TypeError with a code otherwise), or `absent`.
+int OptionalInteger(Napi::Env env, const Napi::Object& options, const char* name, int min, int max, int absent) {
+  const Napi::Value value = options.Get(name);
+  if (value.IsUndefined()) return absent;
+  const double n = value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : min - 1.0;
+  if (!(n >= min && n <= max && n == std::floor(n)))
+    throw JsError(env, code::kInvalidArgument, "init: " + std::string(name) + " must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
+  return static_cast<int>(n);
+}
+
 // init({ threads?, threadNice?, espeakDataPath? }) -> Promise<{ espeakSampleRate, poolThreads }>.
 // Loads both engines once per process, on a thread of its own: not on the event loop (espeak
 // reads its data, flite pages in voices), and not on the pool, where it would wait behind
@@ -35,20 +47,8 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
   if (info.Length() > 0 && !info[0].IsUndefined()) {
     if (!info[0].IsObject()) throw JsError(env, code::kInvalidArgument, "init(options) needs an options object");
     Napi::Object options = info[0].As<Napi::Object>();
-    const Napi::Value threads = options.Get("threads");
-    if (!threads.IsUndefined()) {
-      const double n = threads.IsNumber() ? threads.As<Napi::Number>().DoubleValue() : -1;
-      if (!(n >= 1 && n <= 64 && n == static_cast<double>(static_cast<unsigned>(n))))
-        throw JsError(env, code::kInvalidArgument, "init: threads must be an integer from 1 to 64");
-      poolThreads = static_cast<unsigned>(n);
-    }
-    const Napi::Value nice = options.Get("threadNice");
-    if (!nice.IsUndefined()) {
-      const double n = nice.IsNumber() ? nice.As<Napi::Number>().DoubleValue() : -1;
-      if (!(n >= 0 && n <= 19 && n == static_cast<double>(static_cast<int>(n))))
-        throw JsError(env, code::kInvalidArgument, "init: threadNice must be an integer from 0 to 19");
-      threadNice = static_cast<int>(n);
-    }
+    poolThreads = static_cast<unsigned>(OptionalInteger(env, options, "threads", 1, 64, 0));
+    threadNice = OptionalInteger(env, options, "threadNice", 0, 19, 0);
     const Napi::Value path = options.Get("espeakDataPath");
     if (!path.IsUndefined()) {
       if (!path.IsString()) throw JsError(env, code::kInvalidArgument, "init: espeakDataPath must be a string");
