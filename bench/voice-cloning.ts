@@ -157,7 +157,7 @@ ${rows.join('\n')}
 ### Cost of the voice transform
 
 - Rubber Band R3 (pitch ×1.1, formants ×0.9), mono 22.05 kHz, ${audioSeconds.toFixed(1)} s of speech: real-time factor ${rtfs[2]!.toFixed(3)} (median of 5; ${(1 / rtfs[2]!).toFixed(0)}× faster than real time) on one pool thread.
-- First audio of the two-sentence text at 22.05 kHz (median of 25), a clone against its base voice (the transform runs on the first chunk before it is sent):
+- First audio of the two-sentence text at 22.05 kHz (median of 25), a clone against its base voice (the transform works in real-time mode, passing audio on as the backend makes it):
 
 | backend | base voice | clone | added |
 | --- | --- | --- | --- |

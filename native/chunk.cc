@@ -128,8 +128,8 @@ class ChunkWriter {
   int64_t written_ = 0;
 };
 
-// One text or phoneme piece: backend audio -> resampler -> edge trimmer -> the chunk's writer.
-// A cloned voice's transform needs the whole piece, so its audio is held until the piece ends.
+// One text or phoneme piece: backend audio -> voice transform (a cloned voice, or a time stretch)
+// -> resampler -> edge trimmer -> the chunk's writer, each stage passing audio on as it comes.
 class PieceSink : public AudioSink {
  public:
   PieceSink(int outputRate, const VoiceTransformParams& transform, EdgeTrimmer& trimmer, ChunkWriter& writer)
@@ -138,24 +138,27 @@ class PieceSink : public AudioSink {
   void Start(int sampleRate) override {
     inputRate_ = sampleRate;
     resampler_.emplace(sampleRate, outputRate_);
+    if (!transform_.IsIdentity()) transformer_.emplace(transform_, sampleRate);
   }
 
   void Audio(const int16_t* samples, size_t count) override {
-    if (!transform_.IsIdentity()) {
-      for (size_t i = 0; i < count; ++i) held_.push_back(samples[i] / 32768.0f);
-      return;
-    }
     input_.resize(count);
     for (size_t i = 0; i < count; ++i) input_[i] = samples[i] / 32768.0f;
-    Pass(input_);
+    if (!transformer_) {
+      Pass(input_);
+      return;
+    }
+    transformed_.clear();
+    transformer_->Push(input_.data(), input_.size(), transformed_);
+    Pass(transformed_);
   }
 
   void Finish() {
-    if (!held_.empty()) {
+    if (transformer_) {
       // The backend's word timings scale with the audio's length (Scale).
-      ApplyVoiceTransform(transform_, inputRate_, held_);
-      Pass(held_);
-      held_.clear();
+      transformed_.clear();
+      transformer_->Finish(transformed_);
+      Pass(transformed_);
     }
     resampled_.clear();
     if (resampler_) resampler_->Finish(resampled_);
@@ -179,9 +182,10 @@ class PieceSink : public AudioSink {
   EdgeTrimmer& trimmer_;
   ChunkWriter& writer_;
   int inputRate_ = 0;
+  std::optional<StreamingVoiceTransform> transformer_;
   std::optional<PieceResampler> resampler_;
   std::vector<float> input_;
-  std::vector<float> held_;
+  std::vector<float> transformed_;
   std::vector<float> resampled_;
 };
 

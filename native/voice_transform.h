@@ -4,7 +4,13 @@
 
 #include <napi.h>
 
+#include <cstdint>
+#include <memory>
 #include <vector>
+
+namespace RubberBand {
+class RubberBandStretcher;
+}
 
 namespace svc {
 
@@ -14,6 +20,31 @@ struct VoiceTransformParams {
   double timeRatio = 1.0;     // output length over input length: above 1 is slower, at the same pitch
 
   bool IsIdentity() const { return pitchScale == 1.0 && formantScale == 1.0 && timeRatio == 1.0; }
+};
+
+// Transforms mono audio as it arrives: what Push gives out lines up with the input, and after
+// Finish the whole output is round(input x timeRatio) samples. One per piece; any pool thread.
+class StreamingVoiceTransform {
+ public:
+  StreamingVoiceTransform(const VoiceTransformParams& params, int sampleRate);
+  ~StreamingVoiceTransform();
+  StreamingVoiceTransform(const StreamingVoiceTransform&) = delete;
+  StreamingVoiceTransform& operator=(const StreamingVoiceTransform&) = delete;
+
+  // Appends what `count` more input samples yield to `out`.
+  void Push(const float* input, size_t count, std::vector<float>& out);
+  // Appends the rest, the piece pinned to its exact length.
+  void Finish(std::vector<float>& out);
+
+ private:
+  void Retrieve(std::vector<float>& out);
+
+  std::unique_ptr<RubberBand::RubberBandStretcher> stretcher_;
+  double timeRatio_;
+  size_t toDrop_ = 0;          // start delay still to drop from the stretcher's output
+  std::vector<float> held_;    // output beyond what the input so far accounts for
+  int64_t consumed_ = 0;
+  int64_t produced_ = 0;
 };
 
 // Transforms one complete piece of mono audio in place; its length becomes round(length x

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createEngine, type VoiceStore } from '../../lib/index.js'
 import { loadNative } from '../../lib/native.js'
 import { SAMPLE_LIMITS } from '../../lib/voices/clone.js'
-import { collect } from '../helpers/engine.js'
+import { collect, joinChunks } from '../helpers/engine.js'
 import { MP3_SAMPLE, sox, soxSynth, speech } from '../helpers/samples.js'
 
 const engine = await createEngine()
@@ -67,6 +67,23 @@ describe('cloning', () => {
         output_format: { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 },
       })
       expect(Math.abs(await semitonesBetween(pcm, sample.pitchHz))).toBeLessThan(2)
+    }
+    await engine.voices.delete(record.voice_id)
+  })
+
+  it("streams: a clone's transform passes audio on as the backend makes it, not once its chunk is done", async () => {
+    const low = sox(sarah, 'wav', [], ['pitch', '-600'])
+    const record = await engine.voices.clone(low, { name: 'Streaming', language: 'en' })
+    // One clause, several seconds long: one chunk on either backend.
+    const transcript = 'I would like to book a table for two people at seven tonight near the window if that is possible for you'
+    for (const model_id of ['svc_flash_v1.0', 'svc_pro_v1.0'] as const) {
+      const stretches = await collect(engine.speak({
+        model_id, transcript, voice: { mode: 'id', id: record.voice_id }, output_format: { encoding: 'pcm_f32le', sample_rate: 16000 },
+      }))
+      const firstChunk = joinChunks(stretches)[0]!
+      expect(firstChunk.samples).toBeGreaterThan(16000 * 4)
+      expect(stretches[0]!.samples).toBeLessThan(firstChunk.samples / 4)
+      expect(stretches.findIndex((s) => s.words.length > 0)).toBeGreaterThanOrEqual(4)
     }
     await engine.voices.delete(record.voice_id)
   })
