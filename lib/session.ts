@@ -78,15 +78,18 @@ interface QueuedChunk {
   wordsEnd?: number
 }
 
+/** The session's one native stream, once its first take has started it. */
+interface NativeStreamSlot {
+  stream?: NativeSynthStream
+}
+
 /**
- * Cancels the session's native streams. Made outside the session so that the closure holds only
- * the streams: the scope keeps its canceller until the call is collected, and a closure made in
- * the constructor would share a context that holds the session itself.
+ * Cancels the session's native stream. Made outside the session so that the closure holds only
+ * the slot: the scope keeps its canceller until the call is collected, and a closure made in the
+ * constructor would share a context that holds the session itself.
  */
-function cancelAll(streams: Set<NativeSynthStream>): () => void {
-  return () => {
-    for (const stream of streams) stream.cancel()
-  }
+function cancelStream(slot: NativeStreamSlot): () => void {
+  return () => slot.stream?.cancel()
 }
 
 function endsWithBreak(chunk: Chunk | undefined): boolean {
@@ -100,9 +103,8 @@ export class WritableSpeechSession implements SpeechSession {
   private readonly words: SourceWord[] = []
   /** Planned takes not yet handed to a native stream. */
   private readonly planned: Take[] = []
-  /** The session's native stream (in a set the canceller can hold), made with the first take. */
-  private readonly streams = new Set<NativeSynthStream>()
-  private stream: NativeSynthStream | undefined
+  /** The session's native stream (in a slot the canceller can hold), made with the first take. */
+  private readonly native: NativeStreamSlot = {}
   private streamEnded = false
   /** Chunks on the native stream not yet read, in order: the first is being read. */
   private readonly queued: QueuedChunk[] = []
@@ -131,7 +133,7 @@ export class WritableSpeechSession implements SpeechSession {
       ...synthesis.plan,
       signal: signal ? AbortSignal.any([signal, this.planningStop.signal]) : this.planningStop.signal,
     })
-    scope.onCancel(cancelAll(this.streams))
+    scope.onCancel(cancelStream(this.native))
     scope.signal.addEventListener('abort', () => {
       this.notify()
       this.finish()
@@ -199,7 +201,7 @@ export class WritableSpeechSession implements SpeechSession {
    * holds the main thread a slice at a time, and the first audio must not wait behind one.
    */
   private async untilFirstAudio(): Promise<void> {
-    if (this.firstAudioGone || this.stream === undefined) return
+    if (this.firstAudioGone || this.native.stream === undefined) return
     await new Promise<void>((resolve) => {
       this.openFirstAudioGate = resolve
     })
@@ -265,15 +267,15 @@ export class WritableSpeechSession implements SpeechSession {
         this.fail(error instanceof TtsError ? error : new TtsError('SYNTHESIS_FAILED', String(error), { cause: error }))
       }
     }
-    if (this.allPlanned && this.stream && !this.streamEnded) {
+    if (this.allPlanned && this.native.stream && !this.streamEnded) {
       this.streamEnded = true
-      this.stream.end()
+      this.native.stream.end()
     }
   }
 
   /** Appends a take's chunks to the native stream (starting it with the first), which synthesises them at once. */
   private handOver({ chunks, wordsEnd }: Take): void {
-    const native = chunks.map((chunk, index): NativeChunkPlan => {
+    const plans = chunks.map((chunk, index): NativeChunkPlan => {
       const previous = index > 0 ? chunks[index - 1] : this.previousChunk
       return {
         pieces: chunk.pieces,
@@ -283,15 +285,14 @@ export class WritableSpeechSession implements SpeechSession {
         continues: chunk.continues === true,
       }
     })
-    if (this.stream) {
+    if (this.native.stream) {
       try {
-        this.stream.append(native)
+        this.native.stream.append(plans)
       } catch (cause) {
         throw fromNativeError(cause, 'synthesis could not go on')
       }
     } else {
-      this.stream = this.synthesis.start(native)
-      this.streams.add(this.stream)
+      this.native.stream = this.synthesis.start(plans)
     }
     this.previousChunk = chunks[chunks.length - 1]
     chunks.forEach((chunk, index) => this.queued.push(index === chunks.length - 1 ? { chunk, wordsEnd } : { chunk }))
@@ -335,7 +336,7 @@ export class WritableSpeechSession implements SpeechSession {
         const chunkOffset = offsetSamples
         // A chunk's audio comes in stretches as the backend makes it; its words with the last.
         for (let last = false; !last; ) {
-          const audio = await this.nextAudio(this.stream!)
+          const audio = await this.nextAudio(this.native.stream!)
           if (!audio) throw new TtsError('SYNTHESIS_FAILED', 'the native stream ended before its last chunk')
           if (offsetSamples + audio.samples > maxAudioSeconds * sampleRate) {
             throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${maxAudioSeconds} s a request`, { extra: { max_seconds: maxAudioSeconds } })
@@ -353,8 +354,7 @@ export class WritableSpeechSession implements SpeechSession {
       }
     } finally {
       // A reader that stops early stops the native work and the session.
-      for (const stream of this.streams) stream.cancel()
-      this.streams.clear()
+      this.native.stream?.cancel()
       this.queued.length = 0
       this.planned.length = 0
       this.allPlanned = true
