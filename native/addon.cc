@@ -25,10 +25,10 @@
 namespace svc {
 namespace {
 
-// options[name]: an integer from `min` to `max` (a TypeError with a code otherwise), or `absent`.
-int OptionalInteger(Napi::Env env, const Napi::Object& options, const char* name, int min, int max, int absent) {
+// options[name]: an integer from `min` to `max` (a TypeError with a code otherwise), or 0 when absent.
+int OptionalInteger(Napi::Env env, const Napi::Object& options, const char* name, int min, int max) {
   const Napi::Value value = options.Get(name);
-  if (value.IsUndefined()) return absent;
+  if (value.IsUndefined()) return 0;
   const double n = value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : min - 1.0;
   if (!(n >= min && n <= max && n == std::floor(n)))
     throw JsError(env, code::kInvalidArgument, "init: " + std::string(name) + " must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
@@ -47,8 +47,8 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
   if (info.Length() > 0 && !info[0].IsUndefined()) {
     if (!info[0].IsObject()) throw JsError(env, code::kInvalidArgument, "init(options) needs an options object");
     Napi::Object options = info[0].As<Napi::Object>();
-    poolThreads = static_cast<unsigned>(OptionalInteger(env, options, "threads", 1, 64, 0));
-    threadNice = OptionalInteger(env, options, "threadNice", 0, 19, 0);
+    poolThreads = static_cast<unsigned>(OptionalInteger(env, options, "threads", 1, 64));
+    threadNice = OptionalInteger(env, options, "threadNice", 0, 19);
     const Napi::Value path = options.Get("espeakDataPath");
     if (!path.IsUndefined()) {
       if (!path.IsString()) throw JsError(env, code::kInvalidArgument, "init: espeakDataPath must be a string");

@@ -39,7 +39,6 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   // a pool thread synthesises it); `ended`: no more will come.
   std::deque<ChunkJob> jobs;
   bool ended = true;
-  bool flite = false;
   // At most `capacity` chunks are synthesised at once, and no chunk is started while the reader has
   // `aheadSamples` of audio left to read: chunks are clauses or sentences, so the bound is counted
   // in audio, not chunks, and a slow reader stops synthesis after the same stretch of speech.
@@ -80,6 +79,8 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     return it != started.end() && !it->second.empty();
   }
   bool DoneLocked() const { return ended && nextJob == jobs.size() && started.empty(); }
+  // flite's chunks have bounds of their own (CheckPieceSize).
+  bool Flite() const { return config.backend == &FliteBackend::Instance(); }
 
   void MaybeProduceLocked() {
     while (!cancelled.load() && error.empty() && nextJob < jobs.size() && producing < capacity &&
@@ -429,8 +430,7 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Synt
                                         state_->config.outputRate);
     state_->leading = plan.Get("leading").ToBoolean().Value();
     state_->ended = !plan.Get("open").ToBoolean().Value();
-    state_->flite = backend == "flite";
-    for (ChunkJob& job : ParseChunks(plan.Get("chunks"), "plan.chunks", state_->flite)) state_->jobs.push_back(std::move(job));
+    for (ChunkJob& job : ParseChunks(plan.Get("chunks"), "plan.chunks", state_->Flite())) state_->jobs.push_back(std::move(job));
   });
   std::weak_ptr<StreamState> weak = state_;
   state_->trackId = state_->env->Track([weak] {
@@ -470,7 +470,7 @@ Napi::Value SynthStream::Next(const Napi::CallbackInfo& info) {
 void SynthStream::Append(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   std::vector<ChunkJob> jobs;
-  ThrowingCoded(env, [&] { jobs = ParseChunks(info[0], "append(chunks)", state_->flite); });
+  ThrowingCoded(env, [&] { jobs = ParseChunks(info[0], "append(chunks)", state_->Flite()); });
   std::lock_guard<std::mutex> lock(state_->mutex);
   if (state_->ended) throw JsError(env, code::kInvalidArgument, "append() after end()");
   for (ChunkJob& job : jobs) state_->jobs.push_back(std::move(job));
