@@ -329,11 +329,19 @@ export class Engine<PackModelId extends string = never> {
       record: { voice_id: 'calibration', voice_type: 'CUSTOM', name: 'calibration', description: '', created_at: '', updated_at: '', language: 'en', gender: 'Male' },
       rendering: { espeakVariant: base, flite: base, speed: 1, pitch: 1, tuning: { espeak: tuning, flite: tuning } },
     }
+    return this.measureCalibration({ model, language: 'en', voice }, scope.signal)
+  }
+
+  /**
+   * Renders the calibration text (a preview's outside English) and measures it as a sample is
+   * measured. The render has its own scope under `signal`, so its cancel hooks go when it ends.
+   */
+  private async measureCalibration(request: Pick<ResolvedRequest, 'model' | 'language' | 'voice' | 'packTuning'>, signal: AbortSignal | undefined): Promise<VoiceAnalysis> {
     const format = { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 } as const
-    // Each render has its own scope under the clone's, so its cancel hooks go when it ends.
-    const renderScope = this.calls.begin(scope.signal)
+    const transcript = request.language === 'en' ? CALIBRATION_TEXT : previewText(request.language)
+    const renderScope = this.calls.begin(signal)
     try {
-      const { audio } = await this.render({ transcript: CALIBRATION_TEXT, speed: 1, model, language: 'en', voice, format }, renderScope)
+      const { audio } = await this.render({ ...request, transcript, speed: 1, format }, renderScope)
       return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
     } finally {
       renderScope.end()
@@ -350,19 +358,9 @@ export class Engine<PackModelId extends string = never> {
     const key = JSON.stringify([pack.info.handle, voice.record.voice_id, voice.record.updated_at, language])
     let fit = this.packTunings.get(key)
     if (!fit) {
-      const target = voice.analysis
-      const text = language === 'en' ? CALIBRATION_TEXT : previewText(language)
-      const format = { container: 'raw', encoding: 'pcm_f32le', sample_rate: 16000 } as const
-      fit = fitPackTuning(target, !takesWholeSpeedsOnly(pack), async (packTuning) => {
-        // Not the caller's signal: other requests may wait for this fit too; close() still stops it.
-        const renderScope = this.calls.begin(undefined)
-        try {
-          const { audio } = await this.render({ transcript: text, speed: 1, model, language, voice, format, packTuning }, renderScope)
-          return toAnalysis(await this.native.analysePcm(audio, format.sample_rate))
-        } finally {
-          renderScope.end()
-        }
-      })
+      // Not the caller's signal: other requests may wait for this fit too; close() still stops it.
+      fit = fitPackTuning(voice.analysis, !takesWholeSpeedsOnly(pack), (packTuning) =>
+        this.measureCalibration({ model, language, voice, packTuning }, undefined))
       this.packTunings.set(key, fit)
       fit.catch(() => this.packTunings.delete(key))  // a failed fit (the engine closed) is tried again next time
     }
