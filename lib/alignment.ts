@@ -3,7 +3,7 @@
  * A word's time spans every event of its spoken expansion ("$3.50" covers "three dollars fifty
  * cents"); a phoneme override is one word spanning its whole piece.
  */
-import type { NativeChunk } from './native.js'
+import type { NativeChunk, NativeTextPosition } from './native.js'
 import type { Chunk, SourceWord, TextPiece } from './text/types.js'
 
 export interface TimedWord {
@@ -29,6 +29,29 @@ function spanWord(piece: TextPiece, char: number): number | undefined {
   return best ?? piece.spans[0]?.word
 }
 
+/**
+ * The last word of `chunk` whose events have all come once the backend's events before `reached`
+ * have: a text word once the next word's span begins at or before it (an event between two spans
+ * belongs to the word before), any word once its piece is behind it.
+ */
+function lastWordBefore(chunk: Chunk, reached: NativeTextPosition): number {
+  let last = -1
+  chunk.pieces.forEach((piece, index) => {
+    if (index > reached.piece) return
+    if (index < reached.piece) {
+      if (piece.kind === 'text') for (const span of piece.spans) last = Math.max(last, span.word)
+      else if (piece.kind === 'phonemes') last = Math.max(last, piece.word)
+      return
+    }
+    if (piece.kind !== 'text') return
+    piece.spans.forEach((span, i) => {
+      const next = piece.spans[i + 1]
+      if (next && next.start <= reached.char) last = Math.max(last, span.word)
+    })
+  })
+  return last
+}
+
 function lastWordOf(chunk: Chunk): number {
   let last = -1
   for (const piece of chunk.pieces) {
@@ -43,6 +66,8 @@ export class AlignmentBuilder {
   private nextWord = 0
   private lastStartMs = 0
   private lastEndMs = 0
+  /** The chunk being read: the sample range of each of its words heard so far. */
+  private readonly ranges = new Map<number, [number, number]>()
 
   /** `words` may grow as more text is planned (a speech session). */
   constructor(
@@ -51,42 +76,39 @@ export class AlignmentBuilder {
   ) {}
 
   /**
-   * Times the words of `chunk` from its last stretch of audio; the chunk begins `offsetSamples`
-   * into the stream. With
-   * `throughWord`, every word up to that index not yet timed belongs to this chunk too.
+   * Adds a stretch of `chunk`, which begins `offsetSamples` into the stream, and returns the
+   * words now timed: those whose events have all come, and at the chunk's end (`end`) all of its
+   * words, through `end.throughWord` when given.
    */
-  addChunk(chunk: Chunk, audio: NativeChunk, offsetSamples: number, throughWord?: number): TimedWord[] {
-    const ranges = new Map<number, [number, number]>()
-    const extend = (word: number, start: number, end: number) => {
-      const range = ranges.get(word)
-      if (range) ranges.set(word, [Math.min(range[0], start), Math.max(range[1], end)])
-      else ranges.set(word, [start, end])
-    }
-    chunk.pieces.forEach((piece, index) => {
-      if (piece.kind === 'phonemes') extend(piece.word, audio.pieceStarts[index] ?? 0, audio.pieceStarts[index + 1] ?? audio.chunkSamples)
-    })
-    for (const event of audio.words) {
+  add(chunk: Chunk, stretch: Pick<NativeChunk, 'words' | 'reached'>, offsetSamples: number, end?: { throughWord?: number }): TimedWord[] {
+    for (const event of stretch.words) {
       const piece = chunk.pieces[event.piece]
-      if (piece?.kind !== 'text') continue
-      const word = spanWord(piece, event.char)
-      if (word !== undefined) extend(word, event.start, event.end)
+      const word = piece?.kind === 'phonemes' ? piece.word : piece?.kind === 'text' ? spanWord(piece, event.char) : undefined
+      if (word === undefined) continue
+      const range = this.ranges.get(word)
+      this.ranges.set(word, range ? [Math.min(range[0], event.start), Math.max(range[1], event.end)] : [event.start, event.end])
     }
-
-    const toMs = (samples: number) => Math.round(((offsetSamples + samples) * 1000) / this.sampleRate)
-    const added: TimedWord[] = []
     // Words the backend never hears (a currency sign whose amount says it) still belong here.
-    const through = throughWord ?? lastWordOf(chunk)
+    const through = end ? (end.throughWord ?? lastWordOf(chunk)) : lastWordBefore(chunk, stretch.reached)
+    const timed = this.time(through, offsetSamples)
+    if (end) this.ranges.clear()
+    return timed
+  }
+
+  private time(through: number, offsetSamples: number): TimedWord[] {
+    const toMs = (samples: number) => Math.round(((offsetSamples + samples) * 1000) / this.sampleRate)
+    const timed: TimedWord[] = []
     for (let index = this.nextWord; index <= through; index++) {
-      const range = ranges.get(index)
+      const range = this.ranges.get(index)
+      this.ranges.delete(index)
       // Times never run backwards; a word the backend did not voice gets a zero-length slot.
       const startMs = Math.max(range ? toMs(range[0]) : this.lastEndMs, this.lastStartMs)
       const endMs = Math.max(range ? toMs(range[1]) : startMs, startMs)
       this.lastStartMs = startMs
       this.lastEndMs = endMs
-      const word: TimedWord = { index, text: this.words[index]?.text ?? '', startMs, endMs }
-      added.push(word)
+      timed.push({ index, text: this.words[index]?.text ?? '', startMs, endMs })
     }
     this.nextWord = Math.max(this.nextWord, through + 1)
-    return added
+    return timed
   }
 }

@@ -62,20 +62,24 @@ export class EncodedSpeechSession implements SpeechSession {
   }
 
   private async *encoded(pcm: AsyncIterator<SpeechChunk>): AsyncGenerator<SpeechChunk> {
-    // Speech the encoder kept whole for later (no bytes, no words) is counted into the next chunk.
-    let held: { samples: number; offsetSamples: number } | undefined
+    // Speech the encoder kept whole for later (no bytes, no words) is counted into the next chunk,
+    // and so is the end of a chunk it held.
+    let held: { samples: number; offsetSamples: number; endsChunk: boolean } | undefined
     let endSamples = 0
     for await (const chunk of { [Symbol.asyncIterator]: () => pcm }) {
       const audio = await this.run(this.encoder.encode(chunk.audio))
       const samples = (held?.samples ?? 0) + chunk.samples
       const offsetSamples = held?.offsetSamples ?? chunk.offsetSamples
+      const endsChunk = (held?.endsChunk ?? false) || chunk.endsChunk
       held = undefined
       endSamples = chunk.offsetSamples + chunk.samples
-      if (audio.length > 0 || chunk.words.length > 0) yield { audio, samples, offsetSamples, words: chunk.words }
-      else held = { samples, offsetSamples }
+      if (audio.length > 0 || chunk.words.length > 0) yield { audio, samples, offsetSamples, words: chunk.words, endsChunk }
+      else held = { samples, offsetSamples, endsChunk }
     }
     const tail = await this.run(this.encoder.finish())
-    if (tail.length > 0 || held) yield { audio: tail, samples: held?.samples ?? 0, offsetSamples: held?.offsetSamples ?? endSamples, words: [] }
+    if (tail.length > 0 || held) {
+      yield { audio: tail, samples: held?.samples ?? 0, offsetSamples: held?.offsetSamples ?? endSamples, words: [], endsChunk: held?.endsChunk ?? false }
+    }
   }
 
   private async run(call: Promise<Buffer>): Promise<Buffer> {

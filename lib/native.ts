@@ -63,19 +63,25 @@ export interface NativeWord {
   end: number
 }
 
+/** A place in a chunk's text: a piece, and a code-point offset into its text. */
+export interface NativeTextPosition {
+  piece: number
+  char: number
+}
+
 /**
- * A stretch of a chunk's audio, handed on as the backend makes it. The chunk's last stretch
- * carries its words and piece starts (samples from the chunk's start) and its length.
+ * A stretch of a chunk's audio, handed on as the backend makes it, with the words it completes:
+ * a word comes with the stretch that holds the end of its audio, or with the first one after the
+ * backend reported that end. A phoneme piece's one word spans the piece.
  */
 export interface NativeChunk {
   audio: Buffer
   samples: number
+  /** The chunk's last stretch. */
   last: boolean
   words: NativeWord[]
-  /** Output sample where each piece starts, plus one final entry for the chunk's end (last stretch only). */
-  pieceStarts: number[]
-  /** The whole chunk's samples (last stretch only). */
-  chunkSamples: number
+  /** Every word event of the text before this place has come, with this stretch or before. */
+  reached: NativeTextPosition
 }
 
 export interface NativeSynthStream {

@@ -21,15 +21,24 @@ const FIRST_TAKE_CHARS = 200
 
 /**
  * A stretch of a speech stream, as the backend made it: audio in the requested encoding (no
- * container), and the words of the sentence (chunk) that this stretch ends.
+ * container), and the words whose timings became known with it.
  */
 export interface SpeechChunk {
   audio: Buffer
   samples: number
   /** Sample offset of this stretch from the start of the stream. */
   offsetSamples: number
-  /** Words timed in ms from the start of the stream, on the stretch that ends their chunk. */
+  /**
+   * Words timed in ms from the start of the stream. A word comes with the stretch that holds the
+   * end of its audio, or a later one when the backend tells its end only then (at most the end of
+   * its chunk): its audio is always in the reader's hands by then.
+   */
   words: TimedWord[]
+  /**
+   * This stretch ends a chunk: a clause or sentence the engine synthesised as one utterance (in
+   * a compressed format, the encoder may still hold the chunk's last frames).
+   */
+  endsChunk: boolean
 }
 
 export interface SpeechSession extends AsyncIterable<SpeechChunk> {
@@ -334,7 +343,8 @@ export class WritableSpeechSession implements SpeechSession {
         const queued = await this.nextChunk()
         if (!queued) return
         const chunkOffset = offsetSamples
-        // A chunk's audio comes in stretches as the backend makes it; its words with the last.
+        // A chunk's audio comes in stretches as the backend makes it, each with the words it completes.
+        let spoke = false
         for (let last = false; !last; ) {
           const audio = await this.nextAudio(this.native.stream!)
           if (!audio) throw new TtsError('SYNTHESIS_FAILED', 'the native stream ended before its last chunk')
@@ -342,11 +352,13 @@ export class WritableSpeechSession implements SpeechSession {
             throw new TtsError('AUDIO_TOO_LONG', `the audio ran past the limit of ${maxAudioSeconds} s a request`, { extra: { max_seconds: maxAudioSeconds } })
           }
           last = audio.last
-          const throughWord = last && queued.wordsEnd !== undefined ? queued.wordsEnd - 1 : undefined
-          const words = last ? alignment.addChunk(queued.chunk, audio, chunkOffset, throughWord) : []
-          if (audio.samples > 0 || words.length > 0) {
+          const end = last ? { throughWord: queued.wordsEnd === undefined ? undefined : queued.wordsEnd - 1 } : undefined
+          const words = alignment.add(queued.chunk, audio, chunkOffset, end)
+          // An empty last stretch still marks the end of a chunk that spoke.
+          if (audio.samples > 0 || words.length > 0 || (last && spoke)) {
+            spoke = true
             this.passFirstAudio()
-            yield { audio: audio.audio, samples: audio.samples, offsetSamples, words }
+            yield { audio: audio.audio, samples: audio.samples, offsetSamples, words, endsChunk: last }
           }
           offsetSamples += audio.samples
         }

@@ -67,8 +67,9 @@ class EdgeTrimmer {
     trail_.clear();
   }
 
-  // Samples dropped from the start.
+  // Samples dropped from the start; final once the leading edge is passed.
   size_t Dropped() const { return dropped_; }
+  bool Leading() const { return leading_; }
 
  private:
   void Trail(float x, std::vector<float>& out) {
@@ -91,33 +92,37 @@ class EdgeTrimmer {
   std::vector<float> trail_;
 };
 
-// Collects a chunk's output samples and sends them on, encoded, in pieces.
+// Collects a chunk's output samples and sends them on, encoded, in pieces, with the words that
+// are ready.
 class ChunkWriter {
  public:
   ChunkWriter(const StreamConfig& config, const AudioOut& emit)
       : encoding_(config.encoding), emit_(emit), pieceSamples_(static_cast<size_t>(kPieceSeconds * config.outputRate)) {}
 
   std::vector<float>& Buffer() { return pending_; }
+  // Words whose audio is written; they go with the next stretch sent.
+  std::vector<ChunkWord>& Words() { return words_; }
+  // Every word before `position` is in Words() or sent.
+  void Reach(TextPosition position) { reached_ = std::max(reached_, position); }
   int64_t Written() const { return written_ + static_cast<int64_t>(pending_.size()); }
 
   // Sends what is pending when it is the chunk's first audio or enough of it.
   void Send() {
     if (pending_.empty() || (written_ > 0 && pending_.size() < pieceSamples_)) return;
-    std::vector<uint8_t> audio;
-    Encode(pending_.data(), pending_.size(), encoding_, audio);
-    written_ += static_cast<int64_t>(pending_.size());
-    const auto samples = static_cast<int64_t>(pending_.size());
-    pending_.clear();
-    emit_(std::move(audio), samples);
+    AudioStretch stretch;
+    TakeRest(stretch);
+    emit_(std::move(stretch));
   }
 
-  // The audio not sent yet, encoded.
-  int64_t TakeRest(std::vector<uint8_t>& audio) {
-    Encode(pending_.data(), pending_.size(), encoding_, audio);
-    const auto samples = static_cast<int64_t>(pending_.size());
-    written_ += samples;
+  // The audio not sent yet, encoded, and the words waiting.
+  void TakeRest(AudioStretch& stretch) {
+    Encode(pending_.data(), pending_.size(), encoding_, stretch.audio);
+    stretch.samples = static_cast<int64_t>(pending_.size());
+    stretch.words = std::move(words_);
+    stretch.reached = reached_;
+    written_ += stretch.samples;
     pending_.clear();
-    return samples;
+    words_.clear();
   }
 
  private:
@@ -125,15 +130,69 @@ class ChunkWriter {
   const AudioOut& emit_;
   const size_t pieceSamples_;
   std::vector<float> pending_;
+  std::vector<ChunkWord> words_;
+  TextPosition reached_;
   int64_t written_ = 0;
+};
+
+// A piece's word timings, moved to the writer in order as their audio is written: a word is
+// ready once the backend has reported its end and the audio up to that end is written. The
+// backend's samples become output samples from the chunk's start: scaled (resampling, time
+// stretch), less what the trimmer dropped from the piece's start, and inside the piece's audio.
+class PieceWords {
+ public:
+  PieceWords(int32_t piece, int64_t offset, bool phonemes, const std::vector<WordTiming>& words)
+      : piece_(piece), offset_(offset), phonemes_(phonemes), words_(words) {}
+
+  // While the piece is spoken: the words now ready.
+  void Collect(double scale, const EdgeTrimmer& trimmer, ChunkWriter& writer) {
+    if (phonemes_ || trimmer.Leading()) return;  // the piece's start is not settled yet
+    const int64_t length = writer.Written() - offset_;
+    const auto begin = static_cast<int64_t>(trimmer.Dropped());
+    for (; next_ < words_.size(); ++next_) {
+      const WordTiming& w = words_[next_];
+      if (w.endSample < 0 || std::llround(std::max(w.startSample, w.endSample) * scale) - begin > length) break;
+      writer.Words().push_back(Place(w, scale, begin, length));
+    }
+    // Up to the next word the backend reported, or just past the last one handed on.
+    if (next_ < words_.size()) writer.Reach({piece_, words_[next_].charStart});
+    else if (next_ > 0) writer.Reach({piece_, words_[next_ - 1].charStart + 1});
+  }
+
+  // Once the piece is done (`length` samples): every word left. A phoneme override is one word,
+  // the whole piece.
+  void Finish(double scale, const EdgeTrimmer& trimmer, int64_t length, ChunkWriter& writer) {
+    if (phonemes_) {
+      writer.Words().push_back(ChunkWord{piece_, 0, offset_, offset_ + length});
+    } else {
+      const auto begin = static_cast<int64_t>(trimmer.Dropped());
+      for (; next_ < words_.size(); ++next_) writer.Words().push_back(Place(words_[next_], scale, begin, length));
+    }
+    writer.Reach({piece_ + 1, 0});
+  }
+
+ private:
+  ChunkWord Place(const WordTiming& w, double scale, int64_t begin, int64_t length) const {
+    const int64_t start = std::llround(w.startSample * scale) - begin;
+    const int64_t stop = w.endSample < 0 ? length : std::llround(w.endSample * scale) - begin;
+    return ChunkWord{piece_, w.charStart, offset_ + std::clamp<int64_t>(start, 0, length),
+                     offset_ + std::clamp<int64_t>(std::max(stop, start), 0, length)};
+  }
+
+  const int32_t piece_;
+  const int64_t offset_;
+  const bool phonemes_;
+  const std::vector<WordTiming>& words_;
+  size_t next_ = 0;
 };
 
 // One text or phoneme piece: backend audio -> voice transform (a cloned voice, or a time stretch)
 // -> resampler -> edge trimmer -> the chunk's writer, each stage passing audio on as it comes.
 class PieceSink : public AudioSink {
  public:
-  PieceSink(int outputRate, const VoiceTransformParams& transform, EdgeTrimmer& trimmer, ChunkWriter& writer)
-      : outputRate_(outputRate), transform_(transform), trimmer_(trimmer), writer_(writer) {}
+  PieceSink(int outputRate, const VoiceTransformParams& transform, EdgeTrimmer& trimmer, PieceWords& words,
+            ChunkWriter& writer)
+      : outputRate_(outputRate), transform_(transform), trimmer_(trimmer), words_(words), writer_(writer) {}
 
   void Start(int sampleRate) override {
     inputRate_ = sampleRate;
@@ -174,12 +233,14 @@ class PieceSink : public AudioSink {
     resampled_.clear();
     resampler_->Push(input.data(), input.size(), resampled_);
     trimmer_.Push(resampled_.data(), resampled_.size(), writer_.Buffer());
+    words_.Collect(Scale(), trimmer_, writer_);
     writer_.Send();
   }
 
   const int outputRate_;
   const VoiceTransformParams& transform_;
   EdgeTrimmer& trimmer_;
+  PieceWords& words_;
   ChunkWriter& writer_;
   int inputRate_ = 0;
   std::optional<StreamingVoiceTransform> transformer_;
@@ -192,16 +253,14 @@ class PieceSink : public AudioSink {
 }  // namespace
 
 bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std::atomic<bool>& cancelled,
-                     const AudioOut& emit, ChunkResult& out) {
+                     const AudioOut& emit, AudioStretch& tail) {
   ReseedBackendRandom();
   ChunkWriter writer(config, emit);
-  out.pieceStarts.clear();
   const auto margin = static_cast<size_t>(kJoinMarginSeconds * config.outputRate);
   for (size_t i = 0; i < job.pieces.size(); ++i) {
     if (cancelled.load()) return false;
     const PieceJob& piece = job.pieces[i];
     const int64_t offset = writer.Written();
-    out.pieceStarts.push_back(offset);
     if (piece.kind == PieceJob::Kind::Break) {
       const auto count = static_cast<size_t>(std::llround(piece.breakMs * config.outputRate / 1000.0));
       writer.Buffer().insert(writer.Buffer().end(), count, 0.0f);
@@ -218,28 +277,14 @@ bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std:
     if (IsBreak(job, i + 1)) trailThreshold = kDigitalSilence;
     else if (i + 1 == job.pieces.size() && job.continues) trailThreshold = kQuiet, trailKeep = margin;
     EdgeTrimmer trimmer(leadThreshold, leadKeep, trailThreshold, trailKeep);
-    PieceSink sink(config.outputRate, config.transform, trimmer, writer);
-    std::vector<WordTiming> words;
-    if (!config.backend->Speak(piece.speak, config.voice, cancelled, sink, words)) return false;
+    std::vector<WordTiming> backendWords;  // the backend appends to it while it speaks
+    PieceWords words(static_cast<int32_t>(i), offset, piece.kind == PieceJob::Kind::Phonemes, backendWords);
+    PieceSink sink(config.outputRate, config.transform, trimmer, words, writer);
+    if (!config.backend->Speak(piece.speak, config.voice, cancelled, sink, backendWords)) return false;
     sink.Finish();
-
-    const int64_t length = writer.Written() - offset;
-    const auto begin = static_cast<int64_t>(trimmer.Dropped());
-    const double scale = sink.Scale();
-    for (const WordTiming& w : words) {
-      ChunkWord word;
-      word.piece = static_cast<int32_t>(i);
-      word.charStart = w.charStart;
-      const int64_t start = std::llround(w.startSample * scale) - begin;
-      const int64_t stop = w.endSample < 0 ? length + begin : std::llround(w.endSample * scale) - begin;
-      word.startSample = offset + std::clamp<int64_t>(start, 0, length);
-      word.endSample = offset + std::clamp<int64_t>(std::max(stop, start), 0, length);
-      out.words.push_back(word);
-    }
+    words.Finish(sink.Scale(), trimmer, writer.Written() - offset, writer);
   }
-  out.pieceStarts.push_back(writer.Written());
-  out.samples = writer.Written();
-  out.tailSamples = writer.TakeRest(out.tail);
+  writer.TakeRest(tail);
   return true;
 }
 

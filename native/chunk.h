@@ -1,5 +1,5 @@
 // One planned chunk of speech -> encoded audio at the output rate, handed on as it is made, with
-// word timings.
+// word timings as soon as each word's audio is out.
 #pragma once
 
 #include <atomic>
@@ -40,26 +40,35 @@ struct StreamConfig {
 
 struct ChunkWord {
   int32_t piece = 0;
-  int32_t charStart = 0;
+  int32_t charStart = 0;    // a phoneme piece has one word, spanning the piece, at 0
   int64_t startSample = 0;  // at the output rate, from the start of the chunk
   int64_t endSample = 0;
 };
 
-// What a chunk reports once it is done: the end of its audio (the rest went out while it was
-// made), its words and where its pieces start.
-struct ChunkResult {
-  std::vector<uint8_t> tail;
-  int64_t tailSamples = 0;
-  int64_t samples = 0;
-  std::vector<ChunkWord> words;
-  std::vector<int64_t> pieceStarts;  // output sample where each piece begins; one extra entry = end
+// A place in a chunk's text: a piece, and a code point in it.
+struct TextPosition {
+  int32_t piece = 0;
+  int32_t charStart = 0;
+  bool operator<(const TextPosition& o) const { return piece != o.piece ? piece < o.piece : charStart < o.charStart; }
 };
 
-// Receives the chunk's encoded audio while it is made, in order.
-using AudioOut = std::function<void(std::vector<uint8_t>&& audio, int64_t samples)>;
+// A stretch of a chunk's encoded audio, with the words it completes: a word goes to the reader
+// with the stretch that holds the end of its audio, or with the first one after the backend
+// reported that end. `reached`: every word of the text before it has gone to the reader, so the
+// reader knows which of its own words will get no more.
+struct AudioStretch {
+  std::vector<uint8_t> audio;
+  int64_t samples = 0;
+  std::vector<ChunkWord> words;
+  TextPosition reached;
+};
 
-// Returns false if cancelled part-way (the result is then to be dropped).
+// Receives the chunk's stretches while it is made, in order.
+using AudioOut = std::function<void(AudioStretch&& stretch)>;
+
+// Returns false if cancelled part-way (the result is then to be dropped). `tail` is the chunk's
+// last stretch: what was not emitted yet, and the words still to come.
 bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std::atomic<bool>& cancelled,
-                     const AudioOut& emit, ChunkResult& out);
+                     const AudioOut& emit, AudioStretch& tail);
 
 }  // namespace svc

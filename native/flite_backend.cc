@@ -32,21 +32,41 @@ std::map<std::string, cst_voice*>& Voices() {
   return *voices;
 }
 
+// Appends the utterance's word timings: its segments' ends, set before its wave is made.
+void AddWords(const cst_utterance* u, const SpeakJob& job, int rate, int64_t count, std::vector<WordTiming>& words) {
+  for (cst_item* word = relation_head(utt_relation(u, "Word")); word; word = item_next(word)) {
+    const float start = ffeature_float(word, "R:SylStructure.daughter1.daughter1.R:Segment.p.end");
+    const float end = ffeature_float(word, "R:SylStructure.daughtern.daughtern.R:Segment.end");
+    const int srcByte = ffeature_int(word, "R:Token.parent.src_start");
+    WordTiming t;
+    t.charStart = job.phonemes ? 0 : CodePointOffset(job.text, static_cast<size_t>(srcByte));
+    t.startSample = std::min<int64_t>(count, std::llround(start * rate));
+    t.endSample = std::min<int64_t>(count, std::llround(end * rate));  // kal16 cuts its final pause short
+    words.push_back(t);
+  }
+}
+
 // What flite's streaming callback needs; reached through the streaming info's userdata.
 struct StreamTarget {
   const std::atomic<bool>* cancelled = nullptr;
   AudioSink* sink = nullptr;
+  const SpeakJob* job = nullptr;
+  const cst_utterance* utterance = nullptr;
+  std::vector<WordTiming>* words = nullptr;
   int64_t samples = 0;
   bool started = false;
 };
 
-// flite's vocoder hands over each stretch of audio it has made: pass it on at once.
+// flite's vocoder hands over each stretch of audio it has made: pass it on at once. Its first
+// call also gives the words, timed before any audio was made, so each can go to the reader with
+// its audio.
 int OnAudio(const cst_wave* w, int start, int size, int, cst_audio_streaming_info* asi) {
   auto* target = static_cast<StreamTarget*>(asi->userdata);
   if (target->cancelled->load(std::memory_order_relaxed)) return CST_AUDIO_STREAM_STOP;
   if (!target->started) {
     target->sink->Start(w->sample_rate);
     target->started = true;
+    AddWords(target->utterance, *target->job, w->sample_rate, w->num_samples, *target->words);
   }
   if (size > 0) target->sink->Audio(w->samples + start, static_cast<size_t>(size));
   target->samples += size;
@@ -122,7 +142,7 @@ bool FliteBackend::Speak(const SpeakJob& job, const VoiceParams& params, const s
   feat_set_float(u->features, "duration_stretch", static_cast<float>(stretch / params.Rate()));
   if (params.pitch != 1.0) feat_set_float(u->features, "f0_shift", static_cast<float>(params.pitch));
 
-  StreamTarget target{&cancelled, &sink, 0, false};
+  StreamTarget target{&cancelled, &sink, &job, u, &words, 0, false};
   cst_audio_streaming_info* asi = new_audio_streaming_info();
   asi->min_buffsize = kStreamSamples;
   asi->asc = OnAudio;
@@ -139,21 +159,11 @@ bool FliteBackend::Speak(const SpeakJob& job, const VoiceParams& params, const s
   const cst_wave* w = utt_wave(u);
   const int rate = w ? w->sample_rate : 16000;
   const int count = w ? w->num_samples : 0;
-  if (!cancelled.load() && target.samples < count) {
-    if (!target.started) sink.Start(rate);
-    sink.Audio(w->samples + target.samples, static_cast<size_t>(count - target.samples));
+  if (!target.started) {  // no audio was streamed: the words and audio come now
+    sink.Start(rate);
+    AddWords(u, job, rate, count, words);
   }
-
-  for (cst_item* word = relation_head(utt_relation(u, "Word")); word; word = item_next(word)) {
-    const float start = ffeature_float(word, "R:SylStructure.daughter1.daughter1.R:Segment.p.end");
-    const float end = ffeature_float(word, "R:SylStructure.daughtern.daughtern.R:Segment.end");
-    const int srcByte = ffeature_int(word, "R:Token.parent.src_start");
-    WordTiming t;
-    t.charStart = job.phonemes ? 0 : CodePointOffset(job.text, static_cast<size_t>(srcByte));
-    t.startSample = std::min<int64_t>(count, std::llround(start * rate));
-    t.endSample = std::min<int64_t>(count, std::llround(end * rate));  // kal16 cuts its final pause short
-    words.push_back(t);
-  }
+  if (!cancelled.load() && target.samples < count) sink.Audio(w->samples + target.samples, static_cast<size_t>(count - target.samples));
   delete_utterance(u);
   return !cancelled.load();
 }

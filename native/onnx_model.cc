@@ -119,8 +119,8 @@ bool OnnxModel::Speak(const SpeakJob& job, const VoiceParams& voice, const std::
   for (size_t i = 0; i < pcm.size(); ++i) {
     pcm[i] = static_cast<int16_t>(std::lround(static_cast<double>(std::clamp(audio.samples[i], -1.0f, 1.0f)) * 32767.0));
   }
+  words.insert(words.end(), audio.words.begin(), audio.words.end());  // first: they go with the audio
   if (!pcm.empty()) sink.Audio(pcm.data(), pcm.size());
-  words.insert(words.end(), audio.words.begin(), audio.words.end());
   return complete;
 }
 

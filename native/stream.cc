@@ -24,12 +24,10 @@ std::atomic<int64_t> SynthStream::unreadBytes{0};
 // However little audio they hold (a run of empty chunks), no more chunks than this wait to be read.
 constexpr size_t kMaxChunksAhead = 64;
 
-// A stretch of a chunk's audio for the reader; the last one of a chunk carries its words.
+// A stretch of a chunk's audio for the reader, with the words it completes.
 struct AudioPiece {
-  std::vector<uint8_t> audio;
-  int64_t samples = 0;
-  bool last = false;
-  ChunkResult result;  // the last piece only
+  AudioStretch stretch;
+  bool last = false;  // the chunk's last stretch
 };
 
 struct StreamState : std::enable_shared_from_this<StreamState> {
@@ -106,14 +104,14 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   void Add(size_t index, AudioPiece piece) {
     std::lock_guard<std::mutex> lock(mutex);
     if (cancelled.load()) return;
-    CountUnreadLocked(piece.samples);
+    CountUnreadLocked(piece.stretch.samples);
     started[index].push_back(std::move(piece));
     NotifyLocked();
   }
 
   // Pool thread: synthesise chunk `index`, its audio going to the reader as it comes.
   void Produce(size_t index) {
-    ChunkResult result;
+    AudioStretch tail;
     std::string failure;
     const char* failureCode = code::kSynthesis;
     bool complete = false;
@@ -123,10 +121,8 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
       job = &jobs[index];
     }
     try {
-      const AudioOut emit = [this, index](std::vector<uint8_t>&& audio, int64_t samples) {
-        Add(index, AudioPiece{std::move(audio), samples, false, {}});
-      };
-      complete = SynthesizeChunk(config, *job, cancelled, emit, result);
+      const AudioOut emit = [this, index](AudioStretch&& stretch) { Add(index, AudioPiece{std::move(stretch), false}); };
+      complete = SynthesizeChunk(config, *job, cancelled, emit, tail);
     } catch (const std::exception& e) {
       failure = e.what();
       failureCode = CodeOf(e);
@@ -137,10 +133,8 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
       error = failure;
       errorCode = failureCode;
     } else if (complete && !cancelled.load()) {
-      AudioPiece last{std::move(result.tail), result.tailSamples, true, {}};
-      last.result = std::move(result);
-      CountUnreadLocked(last.samples);
-      started[index].push_back(std::move(last));
+      CountUnreadLocked(tail.samples);
+      started[index].push_back(AudioPiece{std::move(tail), true});
     }
     MaybeProduceLocked();
     NotifyLocked();
@@ -181,13 +175,15 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     it->second.pop_front();
     while (!piece.last && !it->second.empty()) {
       AudioPiece& more = it->second.front();
-      piece.audio.insert(piece.audio.end(), more.audio.begin(), more.audio.end());
-      piece.samples += more.samples;
+      AudioStretch& into = piece.stretch;
+      into.audio.insert(into.audio.end(), more.stretch.audio.begin(), more.stretch.audio.end());
+      into.samples += more.stretch.samples;
+      into.words.insert(into.words.end(), more.stretch.words.begin(), more.stretch.words.end());
+      into.reached = more.stretch.reached;
       piece.last = more.last;
-      piece.result = std::move(more.result);
       it->second.pop_front();
     }
-    CountUnreadLocked(-piece.samples);
+    CountUnreadLocked(-piece.stretch.samples);
     if (piece.last) {
       started.erase(it);
       ++nextRead;
@@ -198,14 +194,14 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
   }
 
   static Napi::Value ToJs(Napi::Env e, const AudioPiece& piece) {
+    const AudioStretch& stretch = piece.stretch;
     Napi::Object out = Napi::Object::New(e);
-    out.Set("audio", Napi::Buffer<uint8_t>::Copy(e, piece.audio.data(), piece.audio.size()));
-    out.Set("samples", Napi::Number::New(e, static_cast<double>(piece.samples)));
+    out.Set("audio", Napi::Buffer<uint8_t>::Copy(e, stretch.audio.data(), stretch.audio.size()));
+    out.Set("samples", Napi::Number::New(e, static_cast<double>(stretch.samples)));
     out.Set("last", Napi::Boolean::New(e, piece.last));
-    const ChunkResult& chunk = piece.result;
-    Napi::Array words = Napi::Array::New(e, chunk.words.size());
-    for (size_t i = 0; i < chunk.words.size(); ++i) {
-      const ChunkWord& w = chunk.words[i];
+    Napi::Array words = Napi::Array::New(e, stretch.words.size());
+    for (size_t i = 0; i < stretch.words.size(); ++i) {
+      const ChunkWord& w = stretch.words[i];
       Napi::Object word = Napi::Object::New(e);
       word.Set("piece", w.piece);
       word.Set("char", w.charStart);
@@ -214,11 +210,10 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
       words.Set(static_cast<uint32_t>(i), word);
     }
     out.Set("words", words);
-    Napi::Array starts = Napi::Array::New(e, chunk.pieceStarts.size());
-    for (size_t i = 0; i < chunk.pieceStarts.size(); ++i)
-      starts.Set(static_cast<uint32_t>(i), Napi::Number::New(e, static_cast<double>(chunk.pieceStarts[i])));
-    out.Set("pieceStarts", starts);
-    out.Set("chunkSamples", Napi::Number::New(e, static_cast<double>(chunk.samples)));
+    Napi::Object reached = Napi::Object::New(e);
+    reached.Set("piece", stretch.reached.piece);
+    reached.Set("char", stretch.reached.charStart);
+    out.Set("reached", reached);
     return out;
   }
 };

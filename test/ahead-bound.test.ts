@@ -26,8 +26,12 @@ describe('a stream synthesizes ahead of its reader up to a bound counted in audi
     expect(native.counters().activeTasks).toBe(0)  // stalled: nothing more is scheduled
     const unread = native.counters().unreadAudioBytes / BYTES_A_SECOND
     let piece = first
-    while (piece && !piece.last) piece = await stream.next()
-    const chunk = piece!.chunkSamples / RATE
+    let chunkSamples = first!.samples
+    while (piece && !piece.last) {
+      piece = await stream.next()
+      chunkSamples += piece?.samples ?? 0
+    }
+    const chunk = chunkSamples / RATE
     stream.cancel()
     expect(native.counters().unreadAudioBytes).toBe(0)  // a cancelled stream lets go of its audio
     return { unread, chunk, taken: first!.samples / RATE }

@@ -5,8 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine, packVoiceId, type Engine, type SampleRate } from '../lib/index.js'
 import { loadNative } from '../lib/native.js'
-import { collect, voiceId } from './helpers/engine.js'
+import { collect, joinChunks, voiceId } from './helpers/engine.js'
 import { worstEventLoopLag } from './helpers/event-loop.js'
+import { expectWordsStreamWithAudio } from './helpers/word-streaming.js'
 import {
   as16Bit, f32, float32, int64, KOKORO_TIMESTAMPED, kokoroIds, maxAbsDifference, PIPER, PIPER_MULTI, piperConfig, piperIds, rawRun, styleRow,
 } from './neural/fixtures.js'
@@ -115,7 +116,8 @@ describe('Piper packs', () => {
       model_id: 'svc_pro_v1.0', transcript: text, voice: { mode: 'id', id: voiceId('Sarah') },
       output_format: { encoding: 'pcm_f32le', sample_rate: 22050 },
     }))
-    expect(chunks.filter((c) => c.words.length > 0).map((c) => c.words.map((w) => w.text))).toEqual([['Hello', 'world,'], ['this', 'is', 'a', 'longer', 'test.']])
+    expectWordsStreamWithAudio(chunks, 22050)
+    expect(joinChunks(chunks).map((c) => c.words.map((w) => w.text))).toEqual([['Hello', 'world,'], ['this', 'is', 'a', 'longer', 'test.']])
     const clauses = [`${await native.phonemize('Hello world', 'en-us', true)},`, `${await native.phonemize('this is a longer test', 'en-us', true)}.`]
     const reference = await Promise.all(clauses.map((phonemes) => piperRaw('svc_pro_v1.0', piperIds(phonemes, PIPER))))
     const engineAudio = f32(Buffer.concat(chunks.map((c) => c.audio)))

@@ -65,9 +65,9 @@ describe('engine.open(): the writable speech session', async () => {
     session.flush()
     expect(await waitUntil(() => first !== undefined)).toBe(true)
     expect(first!.done).toBe(false)
-    // The flushed words come with the last stretch of their audio, still before any end().
+    // The flushed chunk is spoken to its end, with its words, still before any end().
     const flushed: SpeechChunk[] = [first!.value]
-    while (flushed[flushed.length - 1]!.words.length === 0) {
+    while (!flushed[flushed.length - 1]!.endsChunk) {
       const next = await iterator.next()
       expect(next.done).toBe(false)
       flushed.push(next.value)

@@ -24,21 +24,22 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return items
 }
 
-/** Stretches of a speech stream joined into its chunks (sentences): a chunk's words come with its last stretch. */
+/** Stretches of a speech stream joined into its chunks (the clauses and sentences it synthesised as one utterance). */
 export function joinChunks(stretches: SpeechChunk[]): SpeechChunk[] {
   const chunks: SpeechChunk[] = []
   let open: SpeechChunk[] = []
   for (const stretch of stretches) {
     open.push(stretch)
-    if (stretch.words.length === 0) continue
+    if (!stretch.endsChunk) continue
     chunks.push({
       audio: Buffer.concat(open.map((part) => part.audio)),
       samples: open.reduce((n, part) => n + part.samples, 0),
       offsetSamples: open[0]!.offsetSamples,
-      words: stretch.words,
+      words: open.flatMap((part) => part.words),
+      endsChunk: true,
     })
     open = []
   }
-  if (open.length > 0) throw new Error('stretches after the last word')
+  if (open.length > 0) throw new Error('stretches after the last chunk')
   return chunks
 }
