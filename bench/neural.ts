@@ -37,6 +37,8 @@ interface Measured {
   audioSeconds?: number
   bareMs?: number
   worstLagMs?: number
+  /** Scenario 'lengths': RSS after each pass over clauses of every length. */
+  passRssMib?: number[]
   peakRssMib: number
   /** RSS when the child started, before the engine (Node, tsx and the modules loaded). */
   startRssMib: number
@@ -44,6 +46,9 @@ interface Measured {
 }
 
 const START_RSS_MIB = process.memoryUsage.rss() / 2 ** 20
+/** One clause of each length from 2 to 16 words (about 1 to 7 s): a model run of every size a service meets. */
+const CLAUSE_WORDS = 'the old lighthouse stood at the end of a long spit of sand and the keeper walked out'.split(' ')
+const CLAUSES = Array.from({ length: 15 }, (_, i) => `${CLAUSE_WORDS.slice(0, i + 2).join(' ')}.`)
 
 async function speakAll(engine: Engine, voice: string, transcript: string): Promise<{ firstMs: number; wallMs: number; samples: number }> {
   const start = performance.now()
@@ -160,6 +165,12 @@ async function child(scenario: string): Promise<Measured> {
     const runs = await Promise.all(Array.from({ length: 4 }, () => speakAll(engine, voice, PARAGRAPH)))
     out.wallMs = performance.now() - start
     out.audioSeconds = runs.reduce((sum, r) => sum + r.samples, 0) / RATE
+  } else if (scenario === 'lengths') {
+    out.passRssMib = []
+    for (let pass = 0; pass < 2; pass++) {
+      for (const clause of CLAUSES) await speakAll(engine, voice, clause)
+      out.passRssMib.push(process.memoryUsage.rss() / 2 ** 20)
+    }
   } else if (scenario === 'paragraph') {
     const lag = new TimerLagMonitor()
     lag.start()
@@ -197,6 +208,7 @@ async function main(): Promise<void> {
   const rtf2 = runChild('rtf-2t')
   const concurrent = runChild('concurrent4')
   const paragraph = runChild('paragraph')
+  const lengths = runChild('lengths')
   const sherpa = sherpaModule() ? [runChild('sherpa-rtf-1t'), runChild('sherpa-rtf-2t'), runChild('sherpa-concurrent4'), runChild('sherpa-paragraph')] : undefined
   const lines = [
     '## Neural packs: a Piper medium stand-in',
@@ -216,6 +228,7 @@ async function main(): Promise<void> {
     '',
     `- 4 concurrent requests of a ${fmt(concurrent.audioSeconds! / 4)} s paragraph, 1 thread each: ${fmt(concurrent.audioSeconds! / (concurrent.wallMs! / 1000))} audio seconds per wall second (${fmt(concurrent.wallMs!)} ms for ${fmt(concurrent.audioSeconds!)} s of audio); peak RSS ${fmt(concurrent.peakRssMib)} MiB.`,
     `- One ${fmt(paragraph.audioSeconds!)} s paragraph: first audio ${fmt(paragraph.firstAudioMs![0]!)} ms, whole ${fmt(paragraph.wallMs!)} ms, peak RSS of the whole Node process ${fmt(paragraph.peakRssMib)} MiB (${fmt(paragraph.startRssMib)} MiB of it before the engine was created), worst event-loop stall (2 ms timer) ${fmt(paragraph.worstLagMs!)} ms.`,
+    `- Memory over model runs of every size: clauses of 2 to 16 words, one request each, twice over: RSS ${fmt(lengths.passRssMib![0]!)} MiB after the first pass, ${fmt(lengths.passRssMib![1]!)} MiB after the second (it stays at the largest run's; ONNX Runtime's per-shape memory patterns are off, as with them each new length kept a block of its own).`,
     '- A neural chunk is whole clauses up to 80 characters (30 in the first sentence), made in one model run (a VITS graph cannot stream within a run), one chunk at a time per stream: first audio is the first chunk\'s run, and the longest chunk sets the memory peak.',
   ]
   if (sherpa) {

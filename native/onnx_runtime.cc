@@ -84,6 +84,10 @@ Ort::SessionOptions BaseOptions(int threads) {
   options.SetGraphOptimizationLevel(GraphOptimizationLevel::ORT_ENABLE_ALL);
   // Spinning intra-op threads would burn the cores the other streams and the event loop need.
   options.AddConfigEntry("session.intra_op.allow_spinning", "0");
+  // A memory pattern is planned per input shape and keeps an arena block of its own: with a new
+  // length every chunk, a long-running service's memory grew with each new length. Without them
+  // memory stays at the largest run's, at the same speed (bench/RESULTS.md, Neural packs).
+  options.DisableMemPattern();
   return options;
 }
 
