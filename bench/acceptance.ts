@@ -140,7 +140,7 @@ async function main(): Promise<void> {
       })().catch(() => undefined),
     )
     await new Promise((resolve) => setTimeout(resolve, 200))
-    crowdedFirst.set(newcomer.id, await repeat(20, () => firstAudioMs(engine, newcomer, TWO_SENTENCES)))
+    crowdedFirst.set(newcomer.id, await repeat(FIRST_AUDIO_RUNS, () => firstAudioMs(engine, newcomer, TWO_SENTENCES)))
     controller.abort()
     await Promise.all(crowd)
   }
