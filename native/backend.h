@@ -39,6 +39,9 @@ class AudioSink {
   virtual ~AudioSink() = default;
   virtual void Start(int sampleRate) = 0;  // once, before any audio
   virtual void Audio(const int16_t* samples, size_t count) = 0;
+  // Every word of the piece has been reported (before its audio ends): the reader need not wait
+  // for the end of the piece to know that no later word shares the last one's text.
+  virtual void WordsComplete() {}
 };
 
 class Backend {

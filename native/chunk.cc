@@ -154,10 +154,14 @@ class PieceWords {
       if (w.endSample < 0 || std::llround(std::max(w.startSample, w.endSample) * scale) - begin > length) break;
       writer.Words().push_back(Place(w, scale, begin, length));
     }
-    // Up to the next word the backend reported, or just past the last one handed on.
+    // Up to the next word the backend reported, or just past the last one handed on, or past
+    // the piece once its words are complete and all handed on.
     if (next_ < words_.size()) writer.Reach({piece_, words_[next_].charStart});
+    else if (complete_) writer.Reach({piece_ + 1, 0});
     else if (next_ > 0) writer.Reach({piece_, words_[next_ - 1].charStart + 1});
   }
+
+  void Complete() { complete_ = true; }
 
   // Once the piece is done (`length` samples): every word left. A phoneme override is one word,
   // the whole piece.
@@ -184,6 +188,7 @@ class PieceWords {
   const bool phonemes_;
   const std::vector<WordTiming>& words_;
   size_t next_ = 0;
+  bool complete_ = false;
 };
 
 // One text or phoneme piece: backend audio -> voice transform (a cloned voice, or a time stretch)
@@ -199,6 +204,8 @@ class PieceSink : public AudioSink {
     resampler_.emplace(sampleRate, outputRate_);
     if (!transform_.IsIdentity()) transformer_.emplace(transform_, sampleRate);
   }
+
+  void WordsComplete() override { words_.Complete(); }
 
   void Audio(const int16_t* samples, size_t count) override {
     input_.resize(count);

@@ -67,6 +67,7 @@ int OnAudio(const cst_wave* w, int start, int size, int, cst_audio_streaming_inf
     target->sink->Start(w->sample_rate);
     target->started = true;
     AddWords(target->utterance, *target->job, w->sample_rate, w->num_samples, *target->words);
+    target->sink->WordsComplete();
   }
   if (size > 0) target->sink->Audio(w->samples + start, static_cast<size_t>(size));
   target->samples += size;
@@ -162,6 +163,7 @@ bool FliteBackend::Speak(const SpeakJob& job, const VoiceParams& params, const s
   if (!target.started) {  // no audio was streamed: the words and audio come now
     sink.Start(rate);
     AddWords(u, job, rate, count, words);
+    sink.WordsComplete();
   }
   if (!cancelled.load() && target.samples < count) sink.Audio(w->samples + target.samples, static_cast<size_t>(count - target.samples));
   delete_utterance(u);

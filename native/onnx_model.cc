@@ -120,6 +120,7 @@ bool OnnxModel::Speak(const SpeakJob& job, const VoiceParams& voice, const std::
     pcm[i] = static_cast<int16_t>(std::lround(static_cast<double>(std::clamp(audio.samples[i], -1.0f, 1.0f)) * 32767.0));
   }
   words.insert(words.end(), audio.words.begin(), audio.words.end());  // first: they go with the audio
+  sink.WordsComplete();
   if (!pcm.empty()) sink.Audio(pcm.data(), pcm.size());
   return complete;
 }

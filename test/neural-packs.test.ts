@@ -116,7 +116,7 @@ describe('Piper packs', () => {
       model_id: 'svc_pro_v1.0', transcript: text, voice: { mode: 'id', id: voiceId('Sarah') },
       output_format: { encoding: 'pcm_f32le', sample_rate: 22050 },
     }))
-    expectWordsStreamWithAudio(chunks, 22050)
+    expectWordsStreamWithAudio(chunks, 22050, true)
     expect(joinChunks(chunks).map((c) => c.words.map((w) => w.text))).toEqual([['Hello', 'world,'], ['this', 'is', 'a', 'longer', 'test.']])
     const clauses = [`${await native.phonemize('Hello world', 'en-us', true)},`, `${await native.phonemize('this is a longer test', 'en-us', true)}.`]
     const reference = await Promise.all(clauses.map((phonemes) => piperRaw('svc_pro_v1.0', piperIds(phonemes, PIPER))))

@@ -20,7 +20,7 @@ describe('word timings reach the reader with the audio they time', async () => {
       const transcript = record.language === 'en' ? ENGLISH : `${PARK_SENTENCES[record.language]} ${PARK_SENTENCES[record.language]}`
       for (const model of models) {
         for (const speed of [0.5, 1]) {
-          expectWordsStreamWithAudio(await speak(model, record.voice_id, transcript, speed), RATE)
+          expectWordsStreamWithAudio(await speak(model, record.voice_id, transcript, speed), RATE, model === 'svc_pro_v1.0')
         }
       }
     })
