@@ -2,6 +2,7 @@
 
 #include <espeak-ng/speak_lib.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,10 @@ struct SynthCollector {
   std::vector<WordTiming>* words = nullptr;
   int64_t samples = 0;
   bool wordHasPhoneme = false;
+  // 1-based like espeak's text positions: the last character that is not a space. A pause placed
+  // after it ends the reading, so no word follows.
+  int32_t lastTextPosition = 0;
+  bool wordsComplete = false;
 };
 
 // espeak-ng's pause phonemes: _ and _: (a clause's pause, and the one espeakENDPAUSE adds at the
@@ -53,6 +58,10 @@ int OnSynth(short* wav, int numSamples, espeak_EVENT* events) {
       case espeakEVENT_PHONEME:
         if (IsPause(e->id.string)) {
           CloseOpenWord(*c, sample);  // a pause ends the word before it
+          if (!c->wordsComplete && e->text_position > c->lastTextPosition) {
+            c->wordsComplete = true;
+            c->sink->WordsComplete();
+          }
         } else if (!c->wordHasPhoneme && !c->words->empty() && c->words->back().endSample < 0) {
           // WORD events can lead the word's first phoneme by ~50 ms; the phoneme is the true start.
           c->words->back().startSample = sample;
@@ -81,6 +90,13 @@ bool HoldsEspeakData(const std::filesystem::path& dir) {
   for (const char* file : {"phontab", "phonindex", "phondata"})
     if (!std::filesystem::is_regular_file(dir / file, ec)) return false;
   return std::filesystem::is_directory(dir / "voices", ec);
+}
+
+// The 1-based code point position of the last character that is not an ASCII space (0 if none).
+int32_t LastNonSpacePosition(const std::string& utf8) {
+  size_t end = utf8.size();
+  while (end > 0 && std::isspace(static_cast<unsigned char>(utf8[end - 1]))) --end;
+  return CodePointOffset(utf8, end);  // the code points before `end`: the last one's 1-based position
 }
 
 int EspeakPitch(double factor) {
@@ -155,7 +171,7 @@ void EspeakBackend::StartTextLocked(const std::string& name) {
 bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
                           AudioSink& sink, std::vector<WordTiming>& words) {
   sink.Start(sampleRate_);
-  SynthCollector collector{&cancelled, &sink, &words, 0, false};
+  SynthCollector collector{&cancelled, &sink, &words, 0, false, LastNonSpacePosition(job.text), false};
   std::string name = voice.voice;
   if (!job.voiceOverride.empty()) {
     const auto plus = name.find('+');  // keep the variant (+f3) on the other language
