@@ -110,7 +110,7 @@ Ort::Env& OnnxEnv() {
     auto* created = new Ort::Env(ORT_LOGGING_LEVEL_ERROR, "svc-tts", DiscardLog, nullptr);
     // Every session's CPU tensors come from one arena whose first region is large: grown by
     // doubling from small regions, it left freed blocks resident in old regions while a longer
-    // chunk took a new one (a 50 s paragraph peaked at 375 MiB, 331 with this; same speed). The
+    // chunk took a new one (a 50 s paragraph peaked at 375 MiB, 323-331 with this; same speed). The
     // region is reserved, not touched: only what the runs use becomes resident.
     Ort::ArenaCfg arena(0, 0, kArenaFirstRegionBytes, -1);
     created->CreateAndRegisterAllocator(Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault), arena);
