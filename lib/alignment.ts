@@ -52,13 +52,9 @@ function lastWordBefore(chunk: Chunk, reached: NativeTextPosition): number {
   return last
 }
 
+/** The last word of `chunk`: every piece behind. */
 function lastWordOf(chunk: Chunk): number {
-  let last = -1
-  for (const piece of chunk.pieces) {
-    if (piece.kind === 'text') for (const span of piece.spans) last = Math.max(last, span.word)
-    else if (piece.kind === 'phonemes') last = Math.max(last, piece.word)
-  }
-  return last
+  return lastWordBefore(chunk, { piece: chunk.pieces.length, char: 0 })
 }
 
 export class AlignmentBuilder {

@@ -40,7 +40,8 @@ class AudioSink {
   virtual void Start(int sampleRate) = 0;  // once, before any audio
   virtual void Audio(const int16_t* samples, size_t count) = 0;
   // Every word of the piece has been reported (before its audio ends): the reader need not wait
-  // for the end of the piece to know that no later word shares the last one's text.
+  // for the end of the piece to know that no later word shares the last one's text. Saying it
+  // again changes nothing.
   virtual void WordsComplete() {}
 };
 

@@ -31,7 +31,6 @@ struct SynthCollector {
   // 1-based like espeak's text positions: the last character that is not a space. A pause placed
   // after it ends the reading, so no word follows.
   int32_t lastTextPosition = 0;
-  bool wordsComplete = false;
 };
 
 // espeak-ng's pause phonemes: _ and _: (a clause's pause, and the one espeakENDPAUSE adds at the
@@ -58,10 +57,7 @@ int OnSynth(short* wav, int numSamples, espeak_EVENT* events) {
       case espeakEVENT_PHONEME:
         if (IsPause(e->id.string)) {
           CloseOpenWord(*c, sample);  // a pause ends the word before it
-          if (!c->wordsComplete && e->text_position > c->lastTextPosition) {
-            c->wordsComplete = true;
-            c->sink->WordsComplete();
-          }
+          if (e->text_position > c->lastTextPosition) c->sink->WordsComplete();
         } else if (!c->wordHasPhoneme && !c->words->empty() && c->words->back().endSample < 0) {
           // WORD events can lead the word's first phoneme by ~50 ms; the phoneme is the true start.
           c->words->back().startSample = sample;
@@ -171,7 +167,7 @@ void EspeakBackend::StartTextLocked(const std::string& name) {
 bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
                           AudioSink& sink, std::vector<WordTiming>& words) {
   sink.Start(sampleRate_);
-  SynthCollector collector{&cancelled, &sink, &words, 0, false, LastNonSpacePosition(job.text), false};
+  SynthCollector collector{&cancelled, &sink, &words, 0, false, LastNonSpacePosition(job.text)};
   std::string name = voice.voice;
   if (!job.voiceOverride.empty()) {
     const auto plus = name.find('+');  // keep the variant (+f3) on the other language
