@@ -1,12 +1,15 @@
 #include "onnx_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 
 namespace svc {
 namespace {
+
+constexpr size_t kSinkSliceSamples = 4096;  // about 0.2 s at a neural model's 22-24 kHz
 
 template <typename T>
 Tensor Make(const std::string& name, ONNXTensorElementDataType type, std::vector<int64_t> shape,
@@ -115,13 +118,19 @@ bool OnnxModel::Speak(const SpeakJob& job, const VoiceParams& voice, const std::
   PieceAudio audio;
   const bool complete = SpeakPiece(job, voice, cancelled, audio);
   sink.Start(audio.sampleRate);
-  std::vector<int16_t> pcm(audio.samples.size());
-  for (size_t i = 0; i < pcm.size(); ++i) {
-    pcm[i] = static_cast<int16_t>(std::lround(static_cast<double>(std::clamp(audio.samples[i], -1.0f, 1.0f)) * 32767.0));
-  }
   words.insert(words.end(), audio.words.begin(), audio.words.end());  // first: they go with the audio
   sink.WordsComplete();
-  if (!pcm.empty()) sink.Audio(pcm.data(), pcm.size());
+  // Handed on in slices, as the streaming backends do: every buffer after the model's output stays
+  // small, instead of a chunk-sized copy at each stage.
+  std::array<int16_t, kSinkSliceSamples> pcm{};
+  for (size_t start = 0; start < audio.samples.size(); start += pcm.size()) {
+    const size_t count = std::min(pcm.size(), audio.samples.size() - start);
+    for (size_t i = 0; i < count; ++i) {
+      const float sample = std::clamp(audio.samples[start + i], -1.0f, 1.0f);
+      pcm[i] = static_cast<int16_t>(std::lround(static_cast<double>(sample) * 32767.0));
+    }
+    sink.Audio(pcm.data(), count);
+  }
   return complete;
 }
 
