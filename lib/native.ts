@@ -149,6 +149,8 @@ export type NativeModelSpec = {
       hopLength: number
       phonemeIdMap: [string, number[]][]
       speakers: string[]
+      /** Cut the model before its vocoder where it can be (default true). */
+      windowedVocoder?: boolean
     }
   | { type: 'kokoro'; espeakVoice: string; vocab: [string, number][]; voices: { name: string; path: string }[] }
 )
@@ -170,6 +172,9 @@ export interface NativeModelInfo {
   sampleRate: number
   speakers: string[]
   hasDurations: boolean
+  /** Piper: a request's first audio comes from a short window of the vocoder; else why not. */
+  windowedVocoder?: boolean
+  windowedVocoderWhy?: string
   inputs: NativeTensorSpec[]
   outputs: NativeTensorSpec[]
 }

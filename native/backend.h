@@ -25,6 +25,9 @@ struct SpeakJob {
   std::string text;         // UTF-8 text, or phonemes when `phonemes` is set
   bool phonemes = false;
   std::string voiceOverride;  // espeak: read this piece with another language voice
+  // The stream's listener has heard nothing yet: a backend that can make this piece's first audio
+  // sooner at some cost (a neural vocoder's windows) should.
+  bool awaited = false;
 };
 
 struct WordTiming {
@@ -43,6 +46,9 @@ class AudioSink {
   // for the end of the piece to know that no later word shares the last one's text. Saying it
   // again changes nothing.
   virtual void WordsComplete() {}
+  // The backend will be a while before its next audio: what it gave so far should reach the
+  // reader now rather than wait to make up a full stretch.
+  virtual void Flush() {}
 };
 
 class Backend {

@@ -108,7 +108,12 @@ class ChunkWriter {
 
   // Sends what is pending when it is the chunk's first audio or enough of it.
   void Send() {
-    if (pending_.empty() || (written_ > 0 && pending_.size() < pieceSamples_)) return;
+    if (written_ == 0 || pending_.size() >= pieceSamples_) SendPending();
+  }
+
+  // Sends what is pending, however little.
+  void SendPending() {
+    if (pending_.empty()) return;
     AudioStretch stretch;
     TakeRest(stretch);
     emit_(std::move(stretch));
@@ -206,6 +211,7 @@ class PieceSink : public AudioSink {
   }
 
   void WordsComplete() override { words_.Complete(); }
+  void Flush() override { writer_.SendPending(); }
 
   void Audio(const int16_t* samples, size_t count) override {
     input_.resize(count);
@@ -260,7 +266,7 @@ class PieceSink : public AudioSink {
 }  // namespace
 
 bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std::atomic<bool>& cancelled,
-                     const AudioOut& emit, AudioStretch& tail) {
+                     const AudioOut& emit, AudioStretch& tail, bool awaited) {
   ReseedBackendRandom();
   ChunkWriter writer(config, emit);
   const auto margin = static_cast<size_t>(kJoinMarginSeconds * config.outputRate);
@@ -287,7 +293,14 @@ bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std:
     std::vector<WordTiming> backendWords;  // the backend appends to it while it speaks
     PieceWords words(static_cast<int32_t>(i), offset, piece.kind == PieceJob::Kind::Phonemes, backendWords);
     PieceSink sink(config.outputRate, config.transform, trimmer, words, writer);
-    if (!config.backend->Speak(piece.speak, config.voice, cancelled, sink, backendWords)) return false;
+    SpeakJob awaitedJob;
+    const SpeakJob* speak = &piece.speak;
+    if (awaited && writer.Written() == 0) {  // nothing of the chunk is heard yet
+      awaitedJob = piece.speak;
+      awaitedJob.awaited = true;
+      speak = &awaitedJob;
+    }
+    if (!config.backend->Speak(*speak, config.voice, cancelled, sink, backendWords)) return false;
     sink.Finish();
     words.Finish(sink.Scale(), trimmer, writer.Written() - offset, writer);
   }

@@ -69,6 +69,6 @@ using AudioOut = std::function<void(AudioStretch&& stretch)>;
 // Returns false if cancelled part-way (the result is then to be dropped). `tail` is the chunk's
 // last stretch: what was not emitted yet, and the words still to come.
 bool SynthesizeChunk(const StreamConfig& config, const ChunkJob& job, const std::atomic<bool>& cancelled,
-                     const AudioOut& emit, AudioStretch& tail);
+                     const AudioOut& emit, AudioStretch& tail, bool awaited);
 
 }  // namespace svc

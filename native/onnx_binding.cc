@@ -59,6 +59,8 @@ LoadRequest ParseLoad(const Napi::Object& spec) {
     c.numSpeakers = static_cast<int>(Number(spec, "numSpeakers", 1));
     c.hopLength = static_cast<int>(Number(spec, "hopLength", 256));
     c.probeText = probe;
+    const Napi::Value windowed = spec.Get("windowedVocoder");
+    c.windowedVocoder = windowed.IsUndefined() || windowed.ToBoolean().Value();
     Napi::Array map = spec.Get("phonemeIdMap").As<Napi::Array>();
     for (uint32_t i = 0; i < map.Length(); ++i) {
       Napi::Array entry = map.Get(i).As<Napi::Array>();
@@ -118,10 +120,15 @@ Napi::Value LoadModel(const Napi::CallbackInfo& info) {
   return RunAsync(
       info.Env(),
       [request]() -> std::pair<uint32_t, std::shared_ptr<OnnxModel>> {
-        OnnxSession session = LoadOnnxSession(request.session);
         std::shared_ptr<OnnxModel> model;
-        if (request.type == "piper") model = std::make_shared<PiperVoice>(std::move(session), request.piper);
-        else model = std::make_shared<KokoroModel>(std::move(session), request.kokoro);
+        if (request.type == "piper") {
+          std::string why = "not asked for (windowedVocoder: false)";
+          std::unique_ptr<WindowedVocoder> vocoder;
+          if (request.piper.windowedVocoder) vocoder = WindowedVocoder::Open(request.session, PiperVoice::kVocoderBoundary, why);
+          if (vocoder) model = std::make_shared<PiperVoice>(std::move(vocoder), request.piper);
+          else model = std::make_shared<PiperVoice>(LoadOnnxSession(request.session), request.piper, why);
+        }
+        else model = std::make_shared<KokoroModel>(LoadOnnxSession(request.session), request.kokoro);
         std::lock_guard<std::mutex> lock(registryMutex);
         const uint32_t handle = nextHandle++;
         registry[handle] = model;
@@ -136,6 +143,10 @@ Napi::Value LoadModel(const Napi::CallbackInfo& info) {
         if (!model.FallbackReason().empty()) out.Set("fallbackReason", model.FallbackReason());
         out.Set("sampleRate", model.SampleRate());
         out.Set("hasDurations", model.HasDurations());
+        if (const auto* piper = dynamic_cast<const PiperVoice*>(&model)) {
+          out.Set("windowedVocoder", piper->Windowed());
+          if (!piper->Windowed()) out.Set("windowedVocoderWhy", piper->WindowedWhy());
+        }
         const std::vector<std::string> names = model.Speakers();
         Napi::Array speakers = Napi::Array::New(e, names.size());
         for (size_t i = 0; i < names.size(); ++i) speakers.Set(static_cast<uint32_t>(i), names[i]);

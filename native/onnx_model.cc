@@ -32,7 +32,9 @@ size_t ElementSize(ONNXTensorElementDataType type) {
   }
 }
 
-std::vector<TensorSpec> Describe(Ort::Session& session, bool inputs) {
+}  // namespace
+
+std::vector<TensorSpec> DescribeSession(Ort::Session& session, bool inputs) {
   std::vector<TensorSpec> specs;
   Ort::AllocatorWithDefaultOptions allocator;
   const size_t count = inputs ? session.GetInputCount() : session.GetOutputCount();
@@ -49,8 +51,6 @@ std::vector<TensorSpec> Describe(Ort::Session& session, bool inputs) {
   }
   return specs;
 }
-
-}  // namespace
 
 Tensor Tensor::Int64(const std::string& name, std::vector<int64_t> shape, const std::vector<int64_t>& values) {
   return Make(name, ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64, std::move(shape), values);
@@ -80,11 +80,17 @@ const char* TensorTypeName(ONNXTensorElementDataType type) {
 }
 
 OnnxModel::OnnxModel(OnnxSession session) : session_(std::move(session)) {
-  inputs_ = Describe(*session_.session, true);
-  outputs_ = Describe(*session_.session, false);
+  inputs_ = DescribeSession(*session_.session, true);
+  outputs_ = DescribeSession(*session_.session, false);
 }
 
-std::vector<Tensor> OnnxModel::Run(const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) const {
+OnnxModel::OnnxModel(std::vector<TensorSpec> inputs, std::vector<TensorSpec> outputs, std::string device, std::string fallbackReason)
+    : inputs_(std::move(inputs)), outputs_(std::move(outputs)) {
+  session_.device = std::move(device);
+  session_.fallbackReason = std::move(fallbackReason);
+}
+
+std::vector<Tensor> RunSession(Ort::Session& session, const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) {
   Ort::MemoryInfo memory = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
   std::vector<Ort::Value> values;
   std::vector<const char*> inputNames, outputNames;
@@ -97,7 +103,7 @@ std::vector<Tensor> OnnxModel::Run(const std::vector<Tensor>& inputs, const std:
     inputNames.push_back(t.name.c_str());
   }
   for (const std::string& name : outputs) outputNames.push_back(name.c_str());
-  std::vector<Ort::Value> results = session_.session->Run(Ort::RunOptions{nullptr}, inputNames.data(), values.data(),
+  std::vector<Ort::Value> results = session.Run(Ort::RunOptions{nullptr}, inputNames.data(), values.data(),
                                                           values.size(), outputNames.data(), outputNames.size());
   std::vector<Tensor> out;
   for (size_t i = 0; i < results.size(); ++i) {
@@ -113,6 +119,25 @@ std::vector<Tensor> OnnxModel::Run(const std::vector<Tensor>& inputs, const std:
   return out;
 }
 
+std::vector<Tensor> OnnxModel::Run(const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) const {
+  if (!session_.session) throw std::logic_error("a model in parts must override Run");
+  return RunSession(*session_.session, inputs, outputs);
+}
+
+void HandOnAudio(const float* samples, size_t count, AudioSink& sink) {
+  // In slices, as the streaming backends do: every buffer after the model's output stays small,
+  // instead of a chunk-sized copy at each stage.
+  std::array<int16_t, kSinkSliceSamples> pcm{};
+  for (size_t start = 0; start < count; start += pcm.size()) {
+    const size_t slice = std::min(pcm.size(), count - start);
+    for (size_t i = 0; i < slice; ++i) {
+      const float sample = std::clamp(samples[start + i], -1.0f, 1.0f);
+      pcm[i] = static_cast<int16_t>(std::lround(static_cast<double>(sample) * 32767.0));
+    }
+    sink.Audio(pcm.data(), slice);
+  }
+}
+
 bool OnnxModel::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
                       AudioSink& sink, std::vector<WordTiming>& words) {
   PieceAudio audio;
@@ -120,17 +145,7 @@ bool OnnxModel::Speak(const SpeakJob& job, const VoiceParams& voice, const std::
   sink.Start(audio.sampleRate);
   words.insert(words.end(), audio.words.begin(), audio.words.end());  // first: they go with the audio
   sink.WordsComplete();
-  // Handed on in slices, as the streaming backends do: every buffer after the model's output stays
-  // small, instead of a chunk-sized copy at each stage.
-  std::array<int16_t, kSinkSliceSamples> pcm{};
-  for (size_t start = 0; start < audio.samples.size(); start += pcm.size()) {
-    const size_t count = std::min(pcm.size(), audio.samples.size() - start);
-    for (size_t i = 0; i < count; ++i) {
-      const float sample = std::clamp(audio.samples[start + i], -1.0f, 1.0f);
-      pcm[i] = static_cast<int16_t>(std::lround(static_cast<double>(sample) * 32767.0));
-    }
-    sink.Audio(pcm.data(), count);
-  }
+  HandOnAudio(audio.samples.data(), audio.samples.size(), sink);
   return complete;
 }
 

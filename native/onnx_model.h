@@ -38,9 +38,19 @@ struct TensorSpec {
 
 const char* TensorTypeName(ONNXTensorElementDataType type);
 
+std::vector<TensorSpec> DescribeSession(Ort::Session& session, bool inputs);
+
+// Runs `session` on the calling thread (ORT sessions are thread-safe); outputs copied out.
+std::vector<Tensor> RunSession(Ort::Session& session, const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs);
+
+// Float audio in [-1, 1] to the sink as 16-bit samples.
+void HandOnAudio(const float* samples, size_t count, AudioSink& sink);
+
 class OnnxModel : public Backend {
  public:
   explicit OnnxModel(OnnxSession session);
+  // A model that runs in parts of its own (it overrides Run): its interface, and where it runs.
+  OnnxModel(std::vector<TensorSpec> inputs, std::vector<TensorSpec> outputs, std::string device, std::string fallbackReason);
 
   // The Backend interface: the whole piece from SpeakPiece, into the sink as 16-bit samples.
   bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled, AudioSink& sink,
@@ -51,7 +61,7 @@ class OnnxModel : public Backend {
                           PieceAudio& out) = 0;
 
   // Thread-safe (ORT sessions are): runs on the calling (pool) thread.
-  std::vector<Tensor> Run(const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) const;
+  virtual std::vector<Tensor> Run(const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) const;
 
   const std::vector<TensorSpec>& Inputs() const { return inputs_; }
   const std::vector<TensorSpec>& Outputs() const { return outputs_; }

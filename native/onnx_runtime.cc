@@ -136,7 +136,7 @@ std::string OnnxVersion() {
 
 OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
   OnnxEnv();
-  if (!FileExists(request.modelPath)) throw std::runtime_error("MODEL_PACK_INVALID: model file " + request.modelPath + " does not exist");
+  if (request.modelBytes.empty() && !FileExists(request.modelPath)) throw std::runtime_error("MODEL_PACK_INVALID: model file " + request.modelPath + " does not exist");
   OnnxSession result;
   Ort::SessionOptions options = BaseOptions(request.intraOpThreads);
   result.device = "cpu";
@@ -152,7 +152,9 @@ OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
     }
   }
   try {
-    result.session = std::make_unique<Ort::Session>(OnnxEnv(), request.modelPath.c_str(), options);
+    result.session = request.modelBytes.empty()
+                         ? std::make_unique<Ort::Session>(OnnxEnv(), request.modelPath.c_str(), options)
+                         : std::make_unique<Ort::Session>(OnnxEnv(), request.modelBytes.data(), request.modelBytes.size(), options);
   } catch (const Ort::Exception& e) {
     throw std::runtime_error("MODEL_PACK_INVALID: ONNX Runtime cannot load " + request.modelPath + ": " + e.what());
   }

@@ -26,6 +26,7 @@ std::string OnnxVersion();
 
 struct OnnxSessionOptions {
   std::string modelPath;
+  std::string modelBytes;  // when set, the model itself (modelPath then only names it in errors)
   int intraOpThreads = 1;
   OnnxDevice device = OnnxDevice::Cpu;
   std::string cudaProviderPath;  // empty: libonnxruntime_providers_cuda.so beside the addon

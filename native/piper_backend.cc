@@ -11,6 +11,9 @@ namespace {
 constexpr char32_t kPad = U'_';
 constexpr char32_t kBos = U'^';
 constexpr char32_t kEos = U'$';
+// The vocoder's first window for an awaited piece: about 0.37 s of audio at 256 samples a frame.
+// Later windows need its context again, so the rest of the piece is one window.
+constexpr int64_t kFirstWindowFrames = 32;
 
 std::string Describe(char32_t c) {
   char code[16];
@@ -20,7 +23,19 @@ std::string Describe(char32_t c) {
 
 }  // namespace
 
-PiperVoice::PiperVoice(OnnxSession session, PiperConfig config) : OnnxModel(std::move(session)), config_(std::move(config)) {
+PiperVoice::PiperVoice(OnnxSession session, PiperConfig config, std::string windowedWhy)
+    : OnnxModel(std::move(session)), config_(std::move(config)), windowedWhy_(std::move(windowedWhy)) {
+  Check();
+}
+
+PiperVoice::PiperVoice(std::unique_ptr<WindowedVocoder> vocoder, PiperConfig config)
+    : OnnxModel(vocoder->Inputs(), vocoder->Outputs(), vocoder->HeadSession().device, vocoder->HeadSession().fallbackReason),
+      config_(std::move(config)),
+      vocoder_(std::move(vocoder)) {
+  Check();
+}
+
+void PiperVoice::Check() {
   RequireInput("input", ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64);
   RequireInput("input_lengths", ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64);
   RequireInput("scales", ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT);
@@ -89,14 +104,26 @@ std::vector<int64_t> PiperVoice::PhonemeIds(const SpeakJob& job, std::vector<std
   return ids;
 }
 
-bool PiperVoice::SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
-                       PieceAudio& out) {
-  out.sampleRate = config_.sampleRate;
-  std::vector<std::pair<size_t, size_t>> wordTokens;
-  std::vector<int32_t> charStarts;
-  const std::vector<int64_t> ids = PhonemeIds(job, wordTokens, charStarts, nullptr);
-  if (wordTokens.empty() || cancelled.load()) return !cancelled.load();
+std::vector<Tensor> PiperVoice::Run(const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) const {
+  if (!vocoder_) return OnnxModel::Run(inputs, outputs);
+  std::vector<std::string> headOutputs = {vocoder_->Cut()};
+  for (const std::string& name : outputs)
+    if (name != audioOutput_) headOutputs.push_back(name);
+  std::vector<Tensor> head = vocoder_->RunHead(inputs, headOutputs);
+  std::vector<Tensor> results;
+  for (const std::string& name : outputs) {
+    if (name == audioOutput_) {
+      results.push_back(vocoder_->RunVocoder(head[0], inputs));
+    } else {
+      const auto it = std::find_if(head.begin() + 1, head.end(), [&](const Tensor& t) { return t.name == name; });
+      if (it == head.end()) throw std::runtime_error("the model has no output '" + name + "'");
+      results.push_back(*it);
+    }
+  }
+  return results;
+}
 
+std::vector<Tensor> PiperVoice::ModelInputs(const std::vector<int64_t>& ids, const VoiceParams& voice) const {
   const auto n = static_cast<int64_t>(ids.size());
   const float lengthScale = static_cast<float>(config_.lengthScale / (voice.Rate() > 0 ? voice.Rate() : 1.0));
   std::vector<Tensor> inputs = {
@@ -109,19 +136,64 @@ bool PiperVoice::SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const
     if (sid < 0 || sid >= std::max(1, config_.numSpeakers)) throw std::runtime_error("speaker id " + voice.voice + " is out of range");
     inputs.push_back(Tensor::Int64("sid", {1}, {sid}));
   }
-  std::vector<std::string> outputs = {audioOutput_};
-  if (!durationOutput_.empty()) outputs.push_back(durationOutput_);
-  std::vector<Tensor> results = Run(inputs, outputs);
-  out.samples = results[0].Floats();  // rank 4 [1, 1, 1, S]: read flat
+  return inputs;
+}
 
-  std::vector<double> tokenSamples(ids.size(), 1.0);  // without alignments: an even spread (an estimate)
-  if (results.size() > 1) {
-    const std::vector<float> frames = results[1].Floats();
-    if (frames.size() == ids.size()) {
-      for (size_t i = 0; i < ids.size(); ++i) tokenSamples[i] = frames[i] * config_.hopLength;
+void PiperVoice::TimeWords(const std::vector<Tensor>& results, size_t durationIndex, size_t idCount,
+                           const std::vector<std::pair<size_t, size_t>>& wordTokens, const std::vector<int32_t>& charStarts,
+                           int64_t totalSamples, std::vector<WordTiming>& out) const {
+  std::vector<double> tokenSamples(idCount, 1.0);  // without alignments: an even spread (an estimate)
+  if (results.size() > durationIndex) {
+    const std::vector<float> frames = results[durationIndex].Floats();
+    if (frames.size() == idCount) {
+      for (size_t i = 0; i < idCount; ++i) tokenSamples[i] = frames[i] * config_.hopLength;
     }
   }
-  AppendWordTimings(tokenSamples, wordTokens, charStarts, static_cast<int64_t>(out.samples.size()), 0, out.words);
+  AppendWordTimings(tokenSamples, wordTokens, charStarts, totalSamples, 0, out);
+}
+
+bool PiperVoice::SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
+                       PieceAudio& out) {
+  out.sampleRate = config_.sampleRate;
+  std::vector<std::pair<size_t, size_t>> wordTokens;
+  std::vector<int32_t> charStarts;
+  const std::vector<int64_t> ids = PhonemeIds(job, wordTokens, charStarts, nullptr);
+  if (wordTokens.empty() || cancelled.load()) return !cancelled.load();
+
+  std::vector<std::string> outputs = {audioOutput_};
+  if (!durationOutput_.empty()) outputs.push_back(durationOutput_);
+  std::vector<Tensor> results = Run(ModelInputs(ids, voice), outputs);
+  out.samples = results[0].Floats();  // rank 4 [1, 1, 1, S]: read flat
+  TimeWords(results, 1, ids.size(), wordTokens, charStarts, static_cast<int64_t>(out.samples.size()), out.words);
+  return !cancelled.load();
+}
+
+bool PiperVoice::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled, AudioSink& sink,
+                       std::vector<WordTiming>& words) {
+  if (!vocoder_ || !job.awaited) return OnnxModel::Speak(job, voice, cancelled, sink, words);
+  // The listener waits for this piece's first audio: the text side, then the vocoder on a short
+  // first window of the latent and on the rest.
+  std::vector<std::pair<size_t, size_t>> wordTokens;
+  std::vector<int32_t> charStarts;
+  const std::vector<int64_t> ids = PhonemeIds(job, wordTokens, charStarts, nullptr);
+  sink.Start(config_.sampleRate);
+  if (wordTokens.empty() || cancelled.load()) return !cancelled.load();
+  const std::vector<Tensor> inputs = ModelInputs(ids, voice);
+  std::vector<std::string> outputs = {vocoder_->Cut()};
+  if (!durationOutput_.empty()) outputs.push_back(durationOutput_);
+  const std::vector<Tensor> results = vocoder_->RunHead(inputs, outputs);
+  const Tensor& latent = results[0];
+  if (latent.shape.size() != 3) throw std::runtime_error("the latent before the vocoder is not [1, channels, frames]");
+  const int64_t frames = latent.shape[2];
+  TimeWords(results, 1, ids.size(), wordTokens, charStarts, frames * vocoder_->SamplesPerFrame(), words);
+  sink.WordsComplete();
+  for (int64_t start = 0; start < frames && !cancelled.load();) {
+    const int64_t end = start == 0 ? std::min(frames, kFirstWindowFrames) : frames;
+    const std::vector<float> audio = vocoder_->Decode(latent, start, end, inputs);
+    HandOnAudio(audio.data(), audio.size(), sink);
+    if (end < frames) sink.Flush();  // the listener has the whole first window while the rest is made
+    start = end;
+  }
   return !cancelled.load();
 }
 

@@ -122,7 +122,7 @@ struct StreamState : std::enable_shared_from_this<StreamState> {
     }
     try {
       const AudioOut emit = [this, index](AudioStretch&& stretch) { Add(index, AudioPiece{std::move(stretch), false}); };
-      complete = SynthesizeChunk(config, *job, cancelled, emit, tail);
+      complete = SynthesizeChunk(config, *job, cancelled, emit, tail, index == 0 && leading);
     } catch (const std::exception& e) {
       failure = e.what();
       failureCode = CodeOf(e);

@@ -46,16 +46,16 @@ class Graph:
         self.inits.append(numpy_helper.from_array(np.asarray(value, dtype=dtype), n))
         return n
 
-    def op(self, kind, inputs, **attrs):
+    def op(self, kind, inputs, node_name=None, **attrs):
         out = self.name(kind.lower())
-        self.nodes.append(helper.make_node(kind, inputs, [out], **attrs))
+        self.nodes.append(helper.make_node(kind, inputs, [out], name=node_name, **attrs))
         return out
 
-    def conv(self, x, cin, cout, k, dilation=1):
+    def conv(self, x, cin, cout, k, dilation=1, node_name=None):
         w = self.weight([cout, cin, k], 1.0 / np.sqrt(cin * k))
         b = self.const(np.zeros(cout))
         pad = dilation * (k - 1) // 2
-        return self.op('Conv', [x, w, b], dilations=[dilation], pads=[pad, pad], kernel_shape=[k])
+        return self.op('Conv', [x, w, b], node_name, dilations=[dilation], pads=[pad, pad], kernel_shape=[k])
 
     def up(self, x, cin, cout, rate, k):
         w = self.weight([cin, cout, k], 1.0 / np.sqrt(cin * k))
@@ -102,7 +102,7 @@ def build(out_path):
         N.append(helper.make_node('Split', [h], [a, b], axis=1))
         gated = g.op('Mul', [g.op('Tanh', [a]), g.op('Sigmoid', [b])])
         x = g.op('Add', [x, g.conv(gated, HIDDEN, HIDDEN, 1)])
-    x = g.conv(x, HIDDEN, 256, 7)
+    x = g.conv(x, HIDDEN, 256, 7, node_name='/dec/conv_pre/Conv')  # named as in official Piper exports
     channels = 256
     for rate, kernel, cout in UPSAMPLE:
         x = g.up(g.op('LeakyRelu', [x], alpha=0.1), channels, cout, rate, kernel)

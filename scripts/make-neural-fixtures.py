@@ -98,6 +98,14 @@ def save(graph, path, metadata):
     onnx.save(model, path)
 
 
+def piper_inputs():
+    return [
+        helper.make_tensor_value_info('input', TensorProto.INT64, [1, 'phonemes']),
+        helper.make_tensor_value_info('input_lengths', TensorProto.INT64, [1]),
+        helper.make_tensor_value_info('scales', TensorProto.FLOAT, [3]),
+    ]
+
+
 def piper(name, speakers, with_alignment, sample_rate=22050):
     num_symbols = 256
     frames, pitch, loudness = tables(num_symbols, seed=len(name))
@@ -120,11 +128,7 @@ def piper(name, speakers, with_alignment, sample_rate=22050):
         helper.make_node('Mul', ['noise_scale', 'noise_weight'], ['noise_term']),
         helper.make_node('Mul', ['noise_w', 'noise_w_weight'], ['noise_w_term']),
     ]
-    inputs = [
-        helper.make_tensor_value_info('input', TensorProto.INT64, [1, 'phonemes']),
-        helper.make_tensor_value_info('input_lengths', TensorProto.INT64, [1]),
-        helper.make_tensor_value_info('scales', TensorProto.FLOAT, [3]),
-    ]
+    inputs = piper_inputs()
     shift = 'noise_term'
     if speakers:
         inputs.append(helper.make_tensor_value_info('sid', TensorProto.INT64, [1]))
@@ -141,7 +145,75 @@ def piper(name, speakers, with_alignment, sample_rate=22050):
     if with_alignment:
         nodes.append(helper.make_node('Reshape', ['w_ceil', 'dur_shape'], ['/dp/Ceil_output_0']))
         outputs.append(helper.make_tensor_value_info('/dp/Ceil_output_0', TensorProto.FLOAT, [1, 1, 'phonemes']))
-    graph = helper.make_graph(nodes, name, inputs, outputs, inits)
+    save_piper(helper.make_graph(nodes, name, inputs, outputs, inits), name, speakers, sample_rate, num_symbols)
+
+
+def piper_vits(name, speakers, normalised=False):
+    """A Piper voice shaped like VITS where windows matter: per-frame latent channels from the ids
+    (scaled by noise_scale), then a vocoder of convolutions whose first node carries the name
+    official exports give it (/dec/conv_pre/Conv), upsampling 16 x 16 = 256 samples a frame; the
+    speaker conditions the vocoder, as Piper's multi-speaker voices do. `normalised`: the vocoder
+    also subtracts its mean over time, so no window of it gives the whole run's samples."""
+    num_symbols, channels, hidden = 256, 4, 8
+    rng = np.random.default_rng(len(name))
+    frames, _, _ = tables(num_symbols, seed=len(name))
+
+    def weight(n, *shape):
+        fan_in = shape[1] * shape[2] if len(shape) == 3 else 1
+        inits.append(numpy_helper.from_array((rng.standard_normal(shape) / math.sqrt(fan_in)).astype(np.float32), n))
+        return n
+
+    nodes, inits = [], [const('frames_table', frames), const('ax_batch', [0], np.int64), const('i0', 0, np.int64),
+                        const('i1', 1, np.int64), const('out_shape', [1, 1, 1, -1], np.int64),
+                        const('dur_shape', [1, 1, -1], np.int64)]
+    weight('emb', num_symbols, channels)
+    nodes += [
+        helper.make_node('Squeeze', ['input', 'ax_batch'], ['ids']),
+        helper.make_node('Gather', ['scales', 'i0'], ['noise_scale']),
+        helper.make_node('Gather', ['scales', 'i1'], ['length_scale']),
+        helper.make_node('Gather', ['frames_table', 'ids'], ['base_frames']),
+        helper.make_node('Mul', ['base_frames', 'length_scale'], ['scaled_frames']),
+        helper.make_node('Ceil', ['scaled_frames'], ['w_ceil']),
+    ]
+    _, token = expand_by_frames(nodes, inits, 'ids', 'w_ceil', 1.0, 'f_')
+    nodes += [
+        helper.make_node('Gather', ['emb', token], ['frame_emb']),  # [F, C]
+        helper.make_node('Transpose', ['frame_emb'], ['frame_cf'], perm=[1, 0]),
+        helper.make_node('Unsqueeze', ['frame_cf', 'ax_batch'], ['latent']),
+        helper.make_node('Mul', ['latent', 'noise_scale'], ['/Mul_7_output_0']),  # [1, C, F]
+        helper.make_node('Conv', ['/Mul_7_output_0', weight('pre_w', hidden, channels, 7)], ['/dec/conv_pre/Conv_output_0'],
+                         name='/dec/conv_pre/Conv', pads=[3, 3], kernel_shape=[7]),
+    ]
+    inputs = piper_inputs()
+    x = '/dec/conv_pre/Conv_output_0'
+    if speakers:
+        inputs.append(helper.make_tensor_value_info('sid', TensorProto.INT64, [1]))
+        weight('speaker_emb', len(speakers), hidden, 1)
+        nodes += [helper.make_node('Gather', ['speaker_emb', 'sid'], ['g']),  # [1, hidden, 1]
+                  helper.make_node('Add', [x, 'g'], ['/dec/Add_output_0'])]
+        x = '/dec/Add_output_0'
+    if normalised:
+        nodes += [helper.make_node('ReduceMean', [x], ['/dec/mean'], axes=[2]),
+                  helper.make_node('Sub', [x, '/dec/mean'], ['/dec/centred'])]
+        x = '/dec/centred'
+    nodes += [
+        helper.make_node('LeakyRelu', [x], ['a0'], alpha=0.1),
+        helper.make_node('ConvTranspose', ['a0', weight('up0_w', hidden, 4, 32)], ['u0'], strides=[16], pads=[8, 8], kernel_shape=[32]),
+        helper.make_node('LeakyRelu', ['u0'], ['a1'], alpha=0.1),
+        helper.make_node('Conv', ['a1', weight('res_w', 4, 4, 7)], ['r0'], dilations=[3], pads=[9, 9], kernel_shape=[7]),
+        helper.make_node('Add', ['u0', 'r0'], ['u0r']),
+        helper.make_node('LeakyRelu', ['u0r'], ['a2'], alpha=0.1),
+        helper.make_node('ConvTranspose', ['a2', weight('up1_w', 4, 1, 32)], ['u1'], strides=[16], pads=[8, 8], kernel_shape=[32]),
+        helper.make_node('Tanh', ['u1'], ['wave']),
+        helper.make_node('Reshape', ['wave', 'out_shape'], ['output']),
+        helper.make_node('Reshape', ['w_ceil', 'dur_shape'], ['/dp/Ceil_output_0']),
+    ]
+    outputs = [helper.make_tensor_value_info('output', TensorProto.FLOAT, [1, 1, 1, 'time']),
+               helper.make_tensor_value_info('/dp/Ceil_output_0', TensorProto.FLOAT, [1, 1, 'phonemes'])]
+    save_piper(helper.make_graph(nodes, name, inputs, outputs, inits), name, speakers, 22050, num_symbols)
+
+
+def save_piper(graph, name, speakers, sample_rate, num_symbols):
     path = os.path.join(OUT, name + '.onnx')
     n_speakers = max(1, len(speakers))
     save(graph, path, {'sample_rate': sample_rate, 'n_speakers': n_speakers, 'language': 'English', 'voice': 'en-us',
@@ -226,6 +298,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     piper('en_US-fixture-medium', speakers=[], with_alignment=True)
     piper('en_US-fixturemulti-medium', speakers=['alice', 'bob', 'carol'], with_alignment=False)
+    piper_vits('en_US-fixturevits-medium', speakers=['dan', 'eve'])
+    piper_vits('en_US-fixturevitsnorm-medium', speakers=[], normalised=True)
     kokoro('kokoro', timestamped=False)
     kokoro('kokoro-timestamped', timestamped=True)
     kokoro('kokoro-int-speed', timestamped=True, names=('tokens', 'audio', 'duration'), speed_type=TensorProto.INT32)

@@ -13,6 +13,12 @@ export const piperPackSchema = z.object({
   config: z.string().min(1).optional(),
   /** Piper configs do not say who speaks: give a gender per speaker name (or 'default' for a single voice). */
   genders: z.record(z.string(), gender).optional(),
+  /**
+   * Where the model can be cut before its vocoder (official Piper exports), a request's first
+   * audio comes from a short window of the vocoder instead of the whole first chunk (default
+   * true). The audio is the same either way; false runs every chunk whole.
+   */
+  windowedVocoder: z.boolean().optional(),
 })
 
 export const kokoroPackSchema = z.object({

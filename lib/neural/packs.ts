@@ -135,6 +135,7 @@ function preparePiper(modelId: string, options: Extract<PackOptions, { type: 'pi
       phonemeIdMap: Object.entries(config.phoneme_id_map),
       speakers: speakerNames,
       probeText: probeFor(language),
+      windowedVocoder: options.windowedVocoder ?? true,
     },
     speakers: () =>
       speakerNames.map((speaker, sid) => ({
