@@ -32,7 +32,7 @@ const NEURAL_FIRST_CLAUSE_CHARS = 30
 /** Text up to this long is parsed and split at once (well under a slice); longer text waits for a turn first. */
 const UNSLICED_CHARS = 4096
 /**
- * flite makes no audio before it has analysed its whole utterance, about 0.2 ms a character: a
+ * flite makes no audio before it has analysed its whole utterance, about 0.13 ms a character: a
  * session's first sentence longer than this starts with its first clause (see chunker.ts), so the
  * listener waits for at most about this many characters' analysis where the text allows it.
  */
