@@ -20,7 +20,8 @@ struct ParsedPath {
   std::string text;
   std::vector<std::string> tokens;  // the path split at '.' and ':', as libflite splits it
   std::vector<Step> steps;          // what each token means as a step
-  // The feature function the last token names, for the function list it was looked up in.
+  // The feature function the last token names, for the function list it was looked up in (a
+  // voice registers its functions when it loads, before it speaks: the answer cannot go stale).
   const cst_features* functions = nullptr;
   const cst_val* function = nullptr;
 };
