@@ -75,7 +75,7 @@ class PathCache {
 
 thread_local PathCache paths;
 
-const cst_item* Move(const cst_item* item, Step step, const std::string& relation) {
+const cst_item* Move(const cst_item* item, Step step, const char* relation) {
   switch (step) {
     case Step::Next: return item_next(item);
     case Step::Prev: return item_prev(item);
@@ -84,7 +84,7 @@ const cst_item* Move(const cst_item* item, Step step, const std::string& relatio
     case Step::Parent: return item_parent(item);
     case Step::Daughter: return item_daughter(item);
     case Step::LastDaughter: return item_last_daughter(item);
-    case Step::Relation: return item_as(item, relation.c_str());
+    case Step::Relation: return item_as(item, relation);
     case Step::Unknown: break;
   }
   return nullptr;
@@ -99,7 +99,7 @@ bool Walk(const ParsedPath& path, bool toItem, const cst_item*& item, size_t& st
     const Step step = path.steps[j];
     if (step == Step::Unknown) return false;
     if (step == Step::Relation) ++j;  // the relation's name is the next token
-    item = Move(item, step, j < count ? path.tokens[j] : std::string());
+    item = Move(item, step, j < count ? path.tokens[j].c_str() : "");
     ++j;
   }
   stopped = j;
@@ -119,12 +119,12 @@ const cst_val* __wrap_ffeature(const cst_item* item, const char* featpath) {
   const cst_item* at = item;
   size_t stopped = 0;
   if (!Walk(path, false, at, stopped)) return nullptr;
-  const std::string name = stopped < path.tokens.size() ? path.tokens[stopped] : std::string();
+  const char* name = stopped < path.tokens.size() ? path.tokens[stopped].c_str() : "";
   const cst_val* function = nullptr;
   if (at != nullptr) {
     if (const cst_utterance* utt = item_utt(at)) {
       if (path.functions != utt->ffunctions || stopped + 1 != path.tokens.size()) {
-        function = feat_val(utt->ffunctions, name.c_str());
+        function = feat_val(utt->ffunctions, name);
         if (stopped + 1 == path.tokens.size()) {
           path.functions = utt->ffunctions;
           path.function = function;
@@ -135,7 +135,7 @@ const cst_val* __wrap_ffeature(const cst_item* item, const char* featpath) {
     }
   }
   const cst_val* value = nullptr;
-  if (function == nullptr) value = item_feat(at, name.c_str());
+  if (function == nullptr) value = item_feat(at, name);
   else if (at != nullptr) value = val_ffunc(function)(at);
   return value != nullptr ? value : &unset_feature;
 }

@@ -1,5 +1,6 @@
 #include "onnx_split.h"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -196,7 +197,6 @@ class Graph {
       split.outputs.push_back(name);
     }
     if (tailOutputs.empty()) return Fail(why, "no graph output follows " + boundaryNode);
-    split.headOutputs = headOutputs;
     split.tailOutputs = tailOutputs;
     const std::set<size_t> headNodes = Ancestors(headOutputs, "");
     const std::set<size_t> tailNodes = Ancestors(tailOutputs, split.cut);
@@ -208,7 +208,6 @@ class Graph {
 
     std::string head, tail;
     const std::set<std::string> headUses = Uses(headNodes), tailUses = Uses(tailNodes);
-    split.tailInputs.push_back(split.cut);
     for (const auto& [name, whole] : inputs_) {
       if (!initializers_.count(name) || headUses.count(name)) head.append(whole);
       if (!initializers_.count(name) && tailUses.count(name)) {
@@ -220,7 +219,10 @@ class Graph {
     AppendNodes(tail, tailNodes, tailUses, split.cut);
     AppendMessage(head, kGraphOutput, cutValueInfo);
     AppendMessage(tail, kGraphInput, cutValueInfo);
-    for (const auto& [name, whole] : outputs_) (DependsOn(name, split.cut) ? tail : head).append(whole);
+    for (const auto& [name, whole] : outputs_) {
+      const bool fromTail = std::find(tailOutputs.begin(), tailOutputs.end(), name) != tailOutputs.end();
+      (fromTail ? tail : head).append(whole);
+    }
     split.head = std::move(head);
     split.tail = std::move(tail);
     return split;

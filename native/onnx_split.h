@@ -14,8 +14,7 @@ struct OnnxSplit {
   std::string tail;    // the cut tensor (+ the graph inputs it still needs) -> the other outputs
   std::string cut;     // the tensor's name
   int64_t cutChannels = 0;  // dimension 1 of the cut tensor, read from the boundary node's weight
-  std::vector<std::string> headOutputs;  // the cut first, then the graph outputs the head makes
-  std::vector<std::string> tailInputs;   // the cut first, then the graph inputs the tail needs
+  std::vector<std::string> tailInputs;   // the graph inputs the tail needs besides the cut
   std::vector<std::string> tailOutputs;
   std::vector<std::string> outputs;      // the whole graph's, in order
 };

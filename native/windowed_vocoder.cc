@@ -47,7 +47,7 @@ std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions&
   std::unique_ptr<WindowedVocoder> vocoder(new WindowedVocoder());
   vocoder->cut_ = split.cut;
   vocoder->channels_ = split.cutChannels;
-  vocoder->tailInputs_.assign(split.tailInputs.begin() + 1, split.tailInputs.end());
+  vocoder->tailInputs_ = split.tailInputs;
   vocoder->tailOutput_ = split.tailOutputs.at(0);
   try {
     OnnxSessionOptions part = options;
