@@ -137,6 +137,8 @@ export type NativeModelSpec = {
   cudaProviderPath?: string
   /** Read at load: its phonemes must all be known to the model. */
   probeText: string
+  /** Run 1-D convolutions as 2-D ones (default true; native/onnx_conv_lift.h). */
+  liftConvolutions?: boolean
 } & (
   | {
       type: 'piper'
@@ -169,6 +171,9 @@ export interface NativeModelInfo {
   device: 'cpu' | 'cuda'
   /** Device 'auto' fell back to the CPU: why. */
   fallbackReason?: string
+  /** The 1-D convolutions running as 2-D ones; where none is though asked, why. */
+  liftedConvolutions: number
+  liftedConvolutionsWhy?: string
   sampleRate: number
   speakers: string[]
   hasDurations: boolean

@@ -48,6 +48,8 @@ LoadRequest ParseLoad(const Napi::Object& spec) {
   r.session.intraOpThreads = static_cast<int>(Number(spec, "threads", 1));
   r.session.device = ParseOnnxDevice(String(spec, "device", "cpu"));
   r.session.cudaProviderPath = String(spec, "cudaProviderPath");
+  const Napi::Value lift = spec.Get("liftConvolutions");
+  r.session.liftConvolutions = lift.IsUndefined() || lift.ToBoolean().Value();
   const std::string probe = String(spec, "probeText");
   if (r.type == "piper") {
     PiperConfig& c = r.piper;
@@ -108,7 +110,8 @@ Napi::Array Specs(Napi::Env env, const std::vector<TensorSpec>& specs) {
   return out;
 }
 
-// loadModel(spec) -> Promise<{ handle, type, device, fallbackReason, sampleRate, speakers, hasDurations, inputs, outputs }>
+// loadModel(spec) -> Promise<{ handle, type, device, fallbackReason, liftedConvolutions, liftedConvolutionsWhy,
+//   sampleRate, speakers, hasDurations, inputs, outputs }>
 Napi::Value LoadModel(const Napi::CallbackInfo& info) {
   if (info.Length() < 1 || !info[0].IsObject()) throw Napi::TypeError::New(info.Env(), "loadModel(spec: object)");
   LoadRequest request;
@@ -139,8 +142,11 @@ Napi::Value LoadModel(const Napi::CallbackInfo& info) {
         Napi::Object out = Napi::Object::New(e);
         out.Set("handle", loaded.first);
         out.Set("type", model.Type());
-        out.Set("device", model.Device());
-        if (!model.FallbackReason().empty()) out.Set("fallbackReason", model.FallbackReason());
+        const OnnxLoadReport& report = model.Report();
+        out.Set("device", report.device);
+        if (!report.fallbackReason.empty()) out.Set("fallbackReason", report.fallbackReason);
+        out.Set("liftedConvolutions", report.liftedConvolutions);
+        if (!report.liftWhy.empty()) out.Set("liftedConvolutionsWhy", report.liftWhy);
         out.Set("sampleRate", model.SampleRate());
         out.Set("hasDurations", model.HasDurations());
         if (const auto* piper = dynamic_cast<const PiperVoice*>(&model)) {

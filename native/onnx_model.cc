@@ -84,10 +84,9 @@ OnnxModel::OnnxModel(OnnxSession session) : session_(std::move(session)) {
   outputs_ = DescribeSession(*session_.session, false);
 }
 
-OnnxModel::OnnxModel(std::vector<TensorSpec> inputs, std::vector<TensorSpec> outputs, std::string device, std::string fallbackReason)
+OnnxModel::OnnxModel(std::vector<TensorSpec> inputs, std::vector<TensorSpec> outputs, OnnxLoadReport report)
     : inputs_(std::move(inputs)), outputs_(std::move(outputs)) {
-  session_.device = std::move(device);
-  session_.fallbackReason = std::move(fallbackReason);
+  session_.report = std::move(report);
 }
 
 std::vector<Tensor> RunSession(Ort::Session& session, const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) {

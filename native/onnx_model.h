@@ -50,7 +50,7 @@ class OnnxModel : public Backend {
  public:
   explicit OnnxModel(OnnxSession session);
   // A model that runs in parts of its own (it overrides Run): its interface, and where it runs.
-  OnnxModel(std::vector<TensorSpec> inputs, std::vector<TensorSpec> outputs, std::string device, std::string fallbackReason);
+  OnnxModel(std::vector<TensorSpec> inputs, std::vector<TensorSpec> outputs, OnnxLoadReport report);
 
   // The Backend interface: the whole piece from SpeakPiece, into the sink as 16-bit samples.
   bool Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled, AudioSink& sink,
@@ -65,8 +65,7 @@ class OnnxModel : public Backend {
 
   const std::vector<TensorSpec>& Inputs() const { return inputs_; }
   const std::vector<TensorSpec>& Outputs() const { return outputs_; }
-  const std::string& Device() const { return session_.device; }
-  const std::string& FallbackReason() const { return session_.fallbackReason; }
+  const OnnxLoadReport& Report() const { return session_.report; }
 
   virtual const char* Type() const = 0;
   virtual int SampleRate() const = 0;

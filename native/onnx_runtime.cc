@@ -4,9 +4,13 @@
 #include <malloc.h>
 #include <sys/stat.h>
 
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
+
+#include "onnx_conv_lift.h"
 
 namespace svc {
 namespace {
@@ -134,21 +138,40 @@ std::string OnnxVersion() {
   return std::string(OrtGetApiBase()->GetVersionString()) + " (API " + std::to_string(ORT_API_VERSION) + ")";
 }
 
+std::string ReadModelFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
   OnnxEnv();
   if (request.modelBytes.empty() && !FileExists(request.modelPath)) throw std::runtime_error("MODEL_PACK_INVALID: model file " + request.modelPath + " does not exist");
   OnnxSession result;
   Ort::SessionOptions options = BaseOptions(request.intraOpThreads);
-  result.device = "cpu";
+  result.report.device = "cpu";
   if (request.device != OnnxDevice::Cpu) {
     const std::string why = AppendCuda(options, request.cudaProviderPath);
     if (why.empty()) {
-      result.device = "cuda";
+      result.report.device = "cuda";
     } else if (request.device == OnnxDevice::Cuda) {
       throw std::runtime_error("DEVICE_UNAVAILABLE: device 'cuda' cannot run here: " + why);
     } else {
-      result.fallbackReason = why;
+      result.report.fallbackReason = why;
       options = BaseOptions(request.intraOpThreads);
+    }
+  }
+  if (request.liftConvolutions) {
+    ConvLift lift = LiftConvolutions(request.modelBytes.empty() ? ReadModelFile(request.modelPath) : request.modelBytes);
+    result.report.liftWhy = lift.why;
+    if (lift.lifted > 0) {
+      try {
+        result.session = std::make_unique<Ort::Session>(OnnxEnv(), lift.model.data(), lift.model.size(), options);
+        result.report.liftedConvolutions = lift.lifted;
+        return result;
+      } catch (const Ort::Exception& e) {
+        // A rewrite ONNX Runtime refuses must not cost the user the model: load it as it is.
+        result.report.liftWhy = std::string("the rewritten model would not load: ") + e.what();
+      }
     }
   }
   try {

@@ -30,13 +30,24 @@ struct OnnxSessionOptions {
   int intraOpThreads = 1;
   OnnxDevice device = OnnxDevice::Cpu;
   std::string cudaProviderPath;  // empty: libonnxruntime_providers_cuda.so beside the addon
+  bool liftConvolutions = false;  // run 1-D convolutions as 2-D ones (onnx_conv_lift.h)
+};
+
+// How a model was loaded, for the pack's info.
+struct OnnxLoadReport {
+  std::string device;          // "cpu" or "cuda": where the session runs
+  std::string fallbackReason;  // device 'auto' fell back to the CPU: why
+  int liftedConvolutions = 0;
+  std::string liftWhy;         // asked to lift and none was: why
 };
 
 struct OnnxSession {
   std::unique_ptr<Ort::Session> session;
-  std::string device;          // "cpu" or "cuda": where the session runs
-  std::string fallbackReason;  // device 'auto' fell back to the CPU: why
+  OnnxLoadReport report;
 };
+
+// The file's bytes; empty when it cannot be read.
+std::string ReadModelFile(const std::string& path);
 
 // Loads a model (blocking: call it off the main thread). Errors are std::runtime_error whose
 // message starts with DEVICE_UNAVAILABLE: (CUDA asked for and not usable) or MODEL_PACK_INVALID:.

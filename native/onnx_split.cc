@@ -6,88 +6,12 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "onnx_wire.h"
+
 namespace svc {
 namespace {
 
-// The protobuf wire format, as much of it as ONNX's ModelProto needs (field numbers from onnx.proto).
-constexpr int kModelGraph = 7;
-constexpr int kGraphNode = 1, kGraphInitializer = 5, kGraphInput = 11, kGraphOutput = 12, kGraphValueInfo = 13,
-              kGraphSparseInitializer = 15;
-constexpr int kNodeInput = 1, kNodeOutput = 2, kNodeName = 3, kNodeOpType = 4, kNodeAttribute = 5;
-constexpr int kAttributeGraph = 6, kAttributeGraphs = 11;
-constexpr int kTensorDims = 1, kTensorName = 8, kTensorDataLocation = 14;
-constexpr int kValueInfoName = 1, kValueInfoType = 2;
-constexpr int kTypeTensor = 1, kTensorTypeElemType = 1;
-constexpr int kFloat = 1;  // TensorProto.DataType.FLOAT
-constexpr int kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5;
-
-struct Field {
-  int number = 0;
-  int wireType = 0;
-  uint64_t varint = 0;
-  std::string_view payload;  // kLengthDelimited
-  std::string_view whole;    // tag and value, to copy the field unchanged
-};
-
-uint64_t ReadVarint(std::string_view bytes, size_t& at) {
-  uint64_t value = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    if (at >= bytes.size()) throw std::runtime_error("truncated varint");
-    const auto byte = static_cast<uint8_t>(bytes[at++]);
-    value |= static_cast<uint64_t>(byte & 0x7f) << shift;
-    if ((byte & 0x80) == 0) return value;
-  }
-  throw std::runtime_error("varint too long");
-}
-
-std::vector<Field> ReadFields(std::string_view bytes) {
-  std::vector<Field> fields;
-  size_t at = 0;
-  while (at < bytes.size()) {
-    const size_t start = at;
-    Field f;
-    const uint64_t tag = ReadVarint(bytes, at);
-    f.number = static_cast<int>(tag >> 3);
-    f.wireType = static_cast<int>(tag & 7);
-    switch (f.wireType) {
-      case kVarint: f.varint = ReadVarint(bytes, at); break;
-      case kFixed64: at += 8; break;
-      case kFixed32: at += 4; break;
-      case kLengthDelimited: {
-        const uint64_t length = ReadVarint(bytes, at);
-        if (length > bytes.size() - at) throw std::runtime_error("field runs past its message");
-        f.payload = bytes.substr(at, static_cast<size_t>(length));
-        at += static_cast<size_t>(length);
-        break;
-      }
-      default: throw std::runtime_error("unsupported wire type " + std::to_string(f.wireType));
-    }
-    if (at > bytes.size()) throw std::runtime_error("field runs past its message");
-    f.whole = bytes.substr(start, at - start);
-    fields.push_back(f);
-  }
-  return fields;
-}
-
-void AppendVarint(std::string& out, uint64_t value) {
-  while (value >= 0x80) {
-    out.push_back(static_cast<char>((value & 0x7f) | 0x80));
-    value >>= 7;
-  }
-  out.push_back(static_cast<char>(value));
-}
-
-void AppendMessage(std::string& out, int number, std::string_view payload) {
-  AppendVarint(out, (static_cast<uint64_t>(number) << 3) | kLengthDelimited);
-  AppendVarint(out, payload.size());
-  out.append(payload);
-}
-
-std::string_view StringField(std::string_view message, int number) {
-  for (const Field& f : ReadFields(message))
-    if (f.number == number && f.wireType == kLengthDelimited) return f.payload;
-  return {};
-}
+using namespace onnx_wire;
 
 struct Node {
   std::string_view whole;
@@ -122,15 +46,12 @@ struct Initializer {
 Initializer ReadInitializer(const Field& field, std::string& name) {
   Initializer init;
   init.whole = field.whole;
-  for (const Field& f : ReadFields(field.payload)) {
+  const std::vector<Field> fields = ReadFields(field.payload);
+  for (const Field& f : fields) {
     if (f.number == kTensorName && f.wireType == kLengthDelimited) name = std::string(f.payload);
     else if (f.number == kTensorDataLocation && f.wireType == kVarint) init.external = f.varint == 1;
-    else if (f.number == kTensorDims && f.wireType == kVarint) init.dims.push_back(static_cast<int64_t>(f.varint));
-    else if (f.number == kTensorDims && f.wireType == kLengthDelimited) {  // packed
-      size_t at = 0;
-      while (at < f.payload.size()) init.dims.push_back(static_cast<int64_t>(ReadVarint(f.payload, at)));
-    }
   }
+  init.dims = ReadInts(fields, kTensorDims);
   return init;
 }
 

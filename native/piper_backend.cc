@@ -29,7 +29,7 @@ PiperVoice::PiperVoice(OnnxSession session, PiperConfig config, std::string wind
 }
 
 PiperVoice::PiperVoice(std::unique_ptr<WindowedVocoder> vocoder, PiperConfig config)
-    : OnnxModel(vocoder->Inputs(), vocoder->Outputs(), vocoder->HeadSession().device, vocoder->HeadSession().fallbackReason),
+    : OnnxModel(vocoder->Inputs(), vocoder->Outputs(), vocoder->Report()),
       config_(std::move(config)),
       vocoder_(std::move(vocoder)) {
   Check();

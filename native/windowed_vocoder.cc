@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <random>
 
 #include "onnx_split.h"
@@ -16,11 +14,6 @@ constexpr int64_t kProbeFrames = 64;
 constexpr int64_t kProbeChangedFrame = 32;
 // A vocoder reaching further than this is not the convolutional kind windows suit.
 constexpr int64_t kMaxContextFrames = 16;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // Frames [from, to) of a [1, channels, frames] latent.
 Tensor Frames(const Tensor& latent, int64_t from, int64_t to) {
@@ -37,7 +30,7 @@ Tensor Frames(const Tensor& latent, int64_t from, int64_t to) {
 std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions& options, const std::string& boundaryNode,
                                                        std::string& why) {
   OnnxEnv();  // first: it sets how large buffers are allocated, the model's bytes among them
-  std::optional<OnnxSplit> found = SplitOnnxModel(ReadFile(options.modelPath), boundaryNode, why);
+  std::optional<OnnxSplit> found = SplitOnnxModel(ReadModelFile(options.modelPath), boundaryNode, why);
   if (!found) return nullptr;
   OnnxSplit& split = *found;
   if (split.tailOutputs.size() != 1) {
@@ -130,6 +123,13 @@ bool WindowedVocoder::Measure(std::string& why) {
     return false;
   }
   return true;
+}
+
+OnnxLoadReport WindowedVocoder::Report() const {
+  OnnxLoadReport report = head_.report;
+  report.liftedConvolutions += tail_.report.liftedConvolutions;
+  if (report.liftedConvolutions > 0) report.liftWhy.clear();
+  return report;
 }
 
 std::vector<Tensor> WindowedVocoder::RunHead(const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) const {

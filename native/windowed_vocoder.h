@@ -26,7 +26,7 @@ class WindowedVocoder {
   // The whole model's interface: its inputs (all kept by the text side) and outputs, in order.
   const std::vector<TensorSpec>& Inputs() const { return inputs_; }
   const std::vector<TensorSpec>& Outputs() const { return outputs_; }
-  const OnnxSession& HeadSession() const { return head_; }  // where the parts run
+  OnnxLoadReport Report() const;  // where the parts run, and the convolutions lifted in both
 
   // The text side: `outputs` must start with Cut(); the latent comes back first, [1, channels, frames].
   std::vector<Tensor> RunHead(const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) const;

@@ -88,8 +88,8 @@ def tone(nodes, inits, t, token, pitch, loudness, sample_rate, pitch_shift, offs
     ]
 
 
-def save(graph, path, metadata):
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid('', OPSET)], producer_name='svc-tts fixtures')
+def save(graph, path, metadata, opset=OPSET):
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid('', opset)], producer_name='svc-tts fixtures')
     model.ir_version = 7
     for key, value in metadata.items():
         entry = model.metadata_props.add()
@@ -213,11 +213,63 @@ def piper_vits(name, speakers, normalised=False):
     save_piper(helper.make_graph(nodes, name, inputs, outputs, inits), name, speakers, 22050, num_symbols)
 
 
-def save_piper(graph, name, speakers, sample_rate, num_symbols):
+def piper_convs(name):
+    """A Piper voice whose vocoder has each form of 1-D convolution the engine runs as 2-D
+    (native/onnx_conv_lift.cc), and two it must leave alone, at opset 11, where Squeeze and
+    Unsqueeze take their axes as an attribute. Lifted: no bias and the kernel known only from the
+    weight's rank; auto_pad; groups with dilation, reading the same tensor as the one before; a
+    weight computed in the graph; transposed convolutions, one with output padding. Left: a computed
+    weight without kernel_shape (its rank is unknown), and a true 2-D convolution. One frame per
+    phoneme id, 256 samples a frame."""
+    num_symbols, channels = 256, 4
+    rng = np.random.default_rng(len(name))
+
+    def weight(n, *shape):
+        fan_in = shape[1] * shape[-1] if len(shape) > 1 else 1
+        inits.append(numpy_helper.from_array((rng.standard_normal(shape) / math.sqrt(fan_in)).astype(np.float32), n))
+        return n
+
+    nodes, inits = [], [const('i0', 0, np.int64), const('out_shape', [1, 1, 1, -1], np.int64), const('w_gain', 0.9)]
+    weight('emb', num_symbols, channels)
+    nodes += [
+        helper.make_node('Squeeze', ['input'], ['ids'], axes=[0]),
+        helper.make_node('Gather', ['scales', 'i0'], ['noise_scale']),
+        helper.make_node('Gather', ['emb', 'ids'], ['frame_emb']),  # [F, C]
+        helper.make_node('Transpose', ['frame_emb'], ['frame_cf'], perm=[1, 0]),
+        helper.make_node('Unsqueeze', ['frame_cf'], ['latent'], axes=[0]),
+        helper.make_node('Mul', ['latent', 'noise_scale'], ['x']),  # [1, C, F]
+        helper.make_node('Conv', ['x', weight('w_rank', channels, channels, 3)], ['c0'], pads=[1, 1]),
+        helper.make_node('Conv', ['c0', weight('w_same', channels, channels, 4), weight('b_same', channels)], ['c1'],
+                         auto_pad='SAME_UPPER', kernel_shape=[4]),
+        helper.make_node('Conv', ['c0', weight('w_group', channels, 2, 3), weight('b_group', channels)], ['c2'],
+                         group=2, dilations=[2], pads=[2, 2], kernel_shape=[3]),
+        helper.make_node('Add', ['c1', 'c2'], ['s']),
+        helper.make_node('Mul', [weight('w_base', channels, channels, 5), 'w_gain'], ['w_made']),
+        helper.make_node('Conv', ['s', 'w_made'], ['c3'], pads=[2, 2], strides=[1], kernel_shape=[5]),
+        helper.make_node('Mul', [weight('w_base2', channels, channels, 3), 'w_gain'], ['w_made2']),
+        helper.make_node('Conv', ['c3', 'w_made2'], ['c4'], pads=[1, 1]),  # not lifted: rank unknown
+        helper.make_node('Unsqueeze', ['c4'], ['c4_2d'], axes=[2]),
+        helper.make_node('Conv', ['c4_2d', weight('w_2d', channels, channels, 1, 3)], ['c5_2d'], pads=[0, 1, 0, 1], kernel_shape=[1, 3]),
+        helper.make_node('Squeeze', ['c5_2d'], ['c5'], axes=[2]),
+        helper.make_node('LeakyRelu', ['c5'], ['a5'], alpha=0.1),
+        helper.make_node('ConvTranspose', ['a5', weight('w_up0', channels, channels, 32), weight('b_up0', channels)], ['u0'],
+                         strides=[16], pads=[8, 8], kernel_shape=[32]),
+        helper.make_node('LeakyRelu', ['u0'], ['a6'], alpha=0.1),
+        # (16 F - 1) * 16 + 5 + 20 - (2 + 7) = 256 F: output padding helps fill the last frame.
+        helper.make_node('ConvTranspose', ['a6', weight('w_up1', channels, 1, 20)], ['u1'],
+                         strides=[16], pads=[2, 7], output_padding=[5], kernel_shape=[20]),
+        helper.make_node('Tanh', ['u1'], ['wave']),
+        helper.make_node('Reshape', ['wave', 'out_shape'], ['output']),
+    ]
+    outputs = [helper.make_tensor_value_info('output', TensorProto.FLOAT, [1, 1, 1, 'time'])]
+    save_piper(helper.make_graph(nodes, name, piper_inputs(), outputs, inits), name, [], 22050, num_symbols, opset=11)
+
+
+def save_piper(graph, name, speakers, sample_rate, num_symbols, opset=OPSET):
     path = os.path.join(OUT, name + '.onnx')
     n_speakers = max(1, len(speakers))
     save(graph, path, {'sample_rate': sample_rate, 'n_speakers': n_speakers, 'language': 'English', 'voice': 'en-us',
-                       'model_type': 'vits', 'comment': 'piper (svc-tts fixture)', 'has_espeak': 1})
+                       'model_type': 'vits', 'comment': 'piper (svc-tts fixture)', 'has_espeak': 1}, opset)
     config = {
         'audio': {'sample_rate': sample_rate, 'quality': 'medium'},
         'espeak': {'voice': 'en-us'},
@@ -300,6 +352,7 @@ def main():
     piper('en_US-fixturemulti-medium', speakers=['alice', 'bob', 'carol'], with_alignment=False)
     piper_vits('en_US-fixturevits-medium', speakers=['dan', 'eve'])
     piper_vits('en_US-fixturevitsnorm-medium', speakers=[], normalised=True)
+    piper_convs('en_US-fixtureconvs-medium')
     kokoro('kokoro', timestamped=False)
     kokoro('kokoro-timestamped', timestamped=True)
     kokoro('kokoro-int-speed', timestamped=True, names=('tokens', 'audio', 'duration'), speed_type=TensorProto.INT32)

@@ -14,4 +14,4 @@ ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
     test/audio-formats.test.ts test/timestamps.test.ts test/markup-audio.test.ts \
     test/compressed-audio.test.ts test/hardening/encoder-boundary.test.ts test/native-append.test.ts \
     test/ahead-bound.test.ts test/reproducible.test.ts test/word-streaming.test.ts \
-    test/neural-packs.test.ts test/neural-bad-packs.test.ts test/neural-windowed.test.ts "$@"
+    test/neural-packs.test.ts test/neural-bad-packs.test.ts test/neural-windowed.test.ts test/neural-lift.test.ts "$@"

@@ -26,7 +26,7 @@ export function listModels(engine: Engine, modelsDir: string | undefined, print:
   for (const model of models) {
     const pack = model.pack
     const where = pack
-      ? `${pack.type} ${pack.path} on ${pack.info.device}${pack.info.hasDurations ? ', durations' : ''}${pack.info.windowedVocoder ? ', windowed vocoder' : ''}${pack.info.fallbackReason ? ` (not cuda: ${pack.info.fallbackReason})` : ''}`
+      ? `${pack.type} ${pack.path} on ${pack.info.device}${pack.info.hasDurations ? ', durations' : ''}${pack.info.windowedVocoder ? ', windowed vocoder' : ''}${pack.info.liftedConvolutions ? `, ${pack.info.liftedConvolutions} convolutions as 2-D` : ''}${pack.info.fallbackReason ? ` (not cuda: ${pack.info.fallbackReason})` : ''}`
       : model.backend
     print(`${model.id}  ${model.languages.join(',')}  ${where}`)
     for (const speaker of pack?.speakers ?? []) print(`  ${speaker.language}  ${speaker.gender.padEnd(7)}  ${speaker.name}`)

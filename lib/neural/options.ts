@@ -6,6 +6,12 @@ import { z } from 'zod'
 
 const gender = z.enum(['Male', 'Female'])
 
+/**
+ * Both pack types: run the model's 1-D convolutions as 2-D ones over a height-1 view (default
+ * true). The same arithmetic in ONNX Runtime's faster 2-D kernels; false loads the file as it is.
+ */
+const liftConvolutions = z.boolean().optional()
+
 export const piperPackSchema = z.object({
   type: z.literal('piper'),
   /** The voice's .onnx file; its config is the same path plus .json unless `config` names it. */
@@ -19,6 +25,7 @@ export const piperPackSchema = z.object({
    * true). The audio is the same either way; false runs every chunk whole.
    */
   windowedVocoder: z.boolean().optional(),
+  liftConvolutions,
 })
 
 export const kokoroPackSchema = z.object({
@@ -27,6 +34,7 @@ export const kokoroPackSchema = z.object({
   path: z.string().min(1),
   /** Extra voices blended from the pack's styles: name -> { style name: weight }. */
   blends: z.record(z.string().regex(/^[\w-]+$/), z.record(z.string(), z.number().positive())).optional(),
+  liftConvolutions,
 })
 
 export const packOptionsSchema = z.discriminatedUnion('type', [piperPackSchema, kokoroPackSchema])

@@ -136,6 +136,7 @@ function preparePiper(modelId: string, options: Extract<PackOptions, { type: 'pi
       speakers: speakerNames,
       probeText: probeFor(language),
       windowedVocoder: options.windowedVocoder ?? true,
+      liftConvolutions: options.liftConvolutions ?? true,
     },
     speakers: () =>
       speakerNames.map((speaker, sid) => ({
@@ -213,6 +214,7 @@ function prepareKokoro(modelId: string, options: Extract<PackOptions, { type: 'k
       vocab: kokoroVocab(modelId, directory),
       voices: styles,
       probeText: probeFor(first.language),
+      liftConvolutions: options.liftConvolutions ?? true,
     },
     speakers: () => speakers,
   }
