@@ -161,7 +161,9 @@ OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
     }
   }
   if (request.liftConvolutions) {
-    ConvLift lift = LiftConvolutions(request.modelBytes.empty() ? ReadModelFile(request.modelPath) : request.modelBytes);
+    ConvLift lift;
+    if (request.modelBytes.empty()) lift = LiftConvolutions(ReadModelFile(request.modelPath));  // the file's bytes freed here
+    else lift = LiftConvolutions(request.modelBytes);
     result.report.liftWhy = lift.why;
     if (lift.lifted > 0) {
       try {
