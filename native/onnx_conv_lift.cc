@@ -21,8 +21,33 @@ constexpr std::string_view kSuffix = "/svc.lift2d";
 struct Attribute {
   std::string name;
   std::vector<int64_t> ints;
-  std::string_view whole;
+  std::string_view payload;  // the AttributeProto, to keep it unchanged
 };
+
+struct Node {
+  std::vector<Field> fields;
+  std::string opType, domain, name;
+  std::vector<std::string_view> inputs, outputs;
+  std::vector<Attribute> attributes;
+};
+
+Node ReadNode(std::string_view payload) {
+  Node node;
+  node.fields = ReadFields(payload);
+  for (const Field& f : node.fields) {
+    if (f.wireType != kLengthDelimited) continue;
+    if (f.number == kNodeOpType) node.opType = std::string(f.payload);
+    else if (f.number == kNodeDomain) node.domain = std::string(f.payload);
+    else if (f.number == kNodeName) node.name = std::string(f.payload);
+    else if (f.number == kNodeInput) node.inputs.push_back(f.payload);
+    else if (f.number == kNodeOutput) node.outputs.push_back(f.payload);
+    else if (f.number == kNodeAttribute) {
+      const std::vector<Field> attribute = ReadFields(f.payload);
+      node.attributes.push_back({std::string(StringField(f.payload, kAttributeName)), ReadInts(attribute, kAttributeInts), f.payload});
+    }
+  }
+  return node;
+}
 
 std::string IntsAttribute(const std::string& name, const std::vector<int64_t>& values) {
   std::string attribute;
@@ -42,22 +67,17 @@ class Lifter {
       if (f.wireType != kLengthDelimited) continue;
       if (f.number == kGraphSparseInitializer) throw std::runtime_error("it has sparse initializers");
       if (f.number == kGraphInitializer) {
-        const std::vector<Field> tensor = ReadFields(f.payload);
-        std::string name;
-        for (const Field& t : tensor) {
-          if (t.number == kTensorName && t.wireType == kLengthDelimited) name = std::string(t.payload);
-          if (t.number == kTensorDataLocation && t.wireType == kVarint && t.varint == 1)
-            throw std::runtime_error("its weights are stored outside the file");
-        }
-        weightRanks_[name] = ReadInts(tensor, kTensorDims).size();
-        names_.insert(name);
+        const TensorHeader tensor = ReadTensorHeader(f.payload);
+        if (tensor.external) throw std::runtime_error("its weights are stored outside the file");
+        weightRanks_[tensor.name] = tensor.dims.size();
+        names_.insert(tensor.name);
       } else if (f.number == kGraphInput || f.number == kGraphOutput || f.number == kGraphValueInfo) {
         names_.emplace(StringField(f.payload, kValueInfoName));
       } else if (f.number == kGraphNode) {
-        for (const Field& n : ReadFields(f.payload)) {
-          if ((n.number == kNodeInput || n.number == kNodeOutput || n.number == kNodeName) && n.wireType == kLengthDelimited)
-            names_.emplace(n.payload);
-        }
+        Node& node = nodes_.emplace(&f, ReadNode(f.payload)).first->second;
+        for (const auto* tensors : {&node.inputs, &node.outputs})
+          for (std::string_view tensor : *tensors) names_.emplace(tensor);
+        names_.insert(node.name);
       }
     }
   }
@@ -66,7 +86,7 @@ class Lifter {
   std::string Rewrite() {
     std::string graph;
     for (const Field& f : fields_) {
-      if (f.number == kGraphNode && f.wireType == kLengthDelimited) AppendNode(graph, f);
+      if (f.number == kGraphNode && f.wireType == kLengthDelimited) AppendNode(graph, f.whole, nodes_.at(&f));
       else graph.append(f.whole);
     }
     if (lifted_ > 0 && opset_ >= kAxesAsInputOpset) graph.append(AxesInitializer());
@@ -76,55 +96,39 @@ class Lifter {
   int lifted() const { return lifted_; }
 
  private:
-  void AppendNode(std::string& graph, const Field& node) {
-    const std::vector<Field> fields = ReadFields(node.payload);
-    std::string opType, domain, name;
-    std::vector<std::string_view> inputs, outputs;
-    std::vector<Attribute> attributes;
-    for (const Field& f : fields) {
-      if (f.wireType != kLengthDelimited) continue;
-      if (f.number == kNodeOpType) opType = std::string(f.payload);
-      else if (f.number == kNodeDomain) domain = std::string(f.payload);
-      else if (f.number == kNodeName) name = std::string(f.payload);
-      else if (f.number == kNodeInput) inputs.push_back(f.payload);
-      else if (f.number == kNodeOutput) outputs.push_back(f.payload);
-      else if (f.number == kNodeAttribute) {
-        const std::vector<Field> a = ReadFields(f.payload);
-        attributes.push_back({std::string(StringField(f.payload, kAttributeName)), ReadInts(a, kAttributeInts), f.whole});
-      }
-    }
-    if (!Liftable(opType, domain, inputs, outputs, attributes)) {
-      graph.append(node.whole);
+  void AppendNode(std::string& graph, std::string_view whole, const Node& node) {
+    if (!Liftable(node)) {
+      graph.append(whole);
       return;
     }
-    const std::string data = Unsqueezed(graph, inputs[0], name), weight = Unsqueezed(graph, inputs[1], name);
-    const std::string output(outputs[0]);
+    const std::string data = Unsqueezed(graph, node.inputs[0], node.name), weight = Unsqueezed(graph, node.inputs[1], node.name);
+    const std::string output(node.outputs[0]);
     const std::string output2d = Fresh(output + std::string(kSuffix));
     std::string rewritten;
     size_t input = 0, out = 0, attribute = 0;
-    for (const Field& f : fields) {
+    for (const Field& f : node.fields) {
       if (f.number == kNodeInput && f.wireType == kLengthDelimited) {
         AppendMessage(rewritten, kNodeInput, input == 0 ? data : input == 1 ? weight : std::string(f.payload));
         ++input;
       } else if (f.number == kNodeOutput && f.wireType == kLengthDelimited) {
         AppendMessage(rewritten, kNodeOutput, out++ == 0 ? output2d : std::string(f.payload));
       } else if (f.number == kNodeAttribute && f.wireType == kLengthDelimited) {
-        AppendMessage(rewritten, kNodeAttribute, Lifted(attributes.at(attribute++)));
+        AppendMessage(rewritten, kNodeAttribute, Lifted(node.attributes.at(attribute++)));
       } else {
         rewritten.append(f.whole);
       }
     }
     AppendMessage(graph, kGraphNode, rewritten);
-    AppendMessage(graph, kGraphNode, AxisNode("Squeeze", output2d, output, name + std::string(kSuffix) + "/squeeze"));
+    AppendMessage(graph, kGraphNode, AxisNode("Squeeze", output2d, output, node.name + std::string(kSuffix) + "/squeeze"));
     ++lifted_;
   }
 
-  bool Liftable(const std::string& opType, const std::string& domain, const std::vector<std::string_view>& inputs,
-                const std::vector<std::string_view>& outputs, const std::vector<Attribute>& attributes) const {
-    if ((opType != "Conv" && opType != "ConvTranspose") || !IsDefaultDomain(domain)) return false;
-    if (inputs.size() < 2 || inputs[0].empty() || inputs[1].empty() || outputs.empty() || outputs[0].empty()) return false;
+  bool Liftable(const Node& node) const {
+    if ((node.opType != "Conv" && node.opType != "ConvTranspose") || !IsDefaultDomain(node.domain)) return false;
+    const auto& inputs = node.inputs;
+    if (inputs.size() < 2 || inputs[0].empty() || inputs[1].empty() || node.outputs.empty() || node.outputs[0].empty()) return false;
     std::optional<size_t> kernelRank;
-    for (const Attribute& a : attributes) {
+    for (const Attribute& a : node.attributes) {
       const size_t expected = a.name == "pads" ? 2 : 1;
       const bool spatial = a.name == "kernel_shape" || a.name == "strides" || a.name == "dilations" || a.name == "pads" ||
                            a.name == "output_padding" || a.name == "output_shape";
@@ -142,7 +146,7 @@ class Lifter {
       return IntsAttribute(a.name, {1, a.ints.at(0)});
     if (a.name == "output_padding") return IntsAttribute(a.name, {0, a.ints.at(0)});
     if (a.name == "pads") return IntsAttribute(a.name, {0, a.ints.at(0), 0, a.ints.at(1)});
-    return std::string(ReadFields(a.whole).at(0).payload);
+    return std::string(a.payload);
   }
 
   // `tensor` with a height axis, made once before its first lifted use.
@@ -193,6 +197,7 @@ class Lifter {
 
   int64_t opset_;
   std::vector<Field> fields_;
+  std::unordered_map<const Field*, Node> nodes_;  // each node field of fields_, read once
   std::unordered_map<std::string, size_t> weightRanks_;
   std::unordered_set<std::string> names_;
   std::unordered_map<std::string, std::string> unsqueezed_;

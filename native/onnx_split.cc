@@ -39,21 +39,8 @@ Node ReadNode(const Field& field) {
 
 struct Initializer {
   std::string_view whole;
-  std::vector<int64_t> dims;
-  bool external = false;
+  TensorHeader header;
 };
-
-Initializer ReadInitializer(const Field& field, std::string& name) {
-  Initializer init;
-  init.whole = field.whole;
-  const std::vector<Field> fields = ReadFields(field.payload);
-  for (const Field& f : fields) {
-    if (f.number == kTensorName && f.wireType == kLengthDelimited) name = std::string(f.payload);
-    else if (f.number == kTensorDataLocation && f.wireType == kVarint) init.external = f.varint == 1;
-  }
-  init.dims = ReadInts(fields, kTensorDims);
-  return init;
-}
 
 // A float tensor's ValueInfo with no shape: the cut as a graph output and input, where the
 // exporter left no value_info for it.
@@ -78,10 +65,9 @@ class Graph {
       switch (f.number) {
         case kGraphNode: nodes_.push_back(ReadNode(f)); break;
         case kGraphInitializer: {
-          std::string name;
-          Initializer init = ReadInitializer(f, name);
-          initializerOrder_.push_back(name);
-          initializers_[name] = init;
+          const Initializer init{f.whole, ReadTensorHeader(f.payload)};
+          initializerOrder_.push_back(init.header.name);
+          initializers_[init.header.name] = init;
           break;
         }
         case kGraphInput: inputs_.push_back({std::string(StringField(f.payload, kValueInfoName)), f.whole}); break;
@@ -104,13 +90,13 @@ class Graph {
     if (boundary == nullptr) return Fail(why, "no node named " + boundaryNode);
     if (boundary->opType != "Conv" || boundary->inputs.size() < 2) return Fail(why, boundaryNode + " is not a Conv");
     for (const auto& [name, init] : initializers_)
-      if (init.external) return Fail(why, "initializer " + name + " is stored outside the file");
+      if (init.header.external) return Fail(why, "initializer " + name + " is stored outside the file");
     OnnxSplit split;
     split.cut = boundary->inputs[0];
     if (!producer_.count(split.cut)) return Fail(why, "the input of " + boundaryNode + " is not computed by the graph");
     const auto weight = initializers_.find(boundary->inputs[1]);
-    if (weight == initializers_.end() || weight->second.dims.size() != 3) return Fail(why, "the weight of " + boundaryNode + " is not a rank-3 initializer");
-    split.cutChannels = weight->second.dims[1];
+    if (weight == initializers_.end() || weight->second.header.dims.size() != 3) return Fail(why, "the weight of " + boundaryNode + " is not a rank-3 initializer");
+    split.cutChannels = weight->second.header.dims[1];
 
     std::vector<std::string> headOutputs{split.cut}, tailOutputs;
     for (const auto& [name, whole] : outputs_) {

@@ -64,6 +64,17 @@ std::string_view StringField(std::string_view message, int number) {
   return {};
 }
 
+TensorHeader ReadTensorHeader(std::string_view tensor) {
+  TensorHeader header;
+  const std::vector<Field> fields = ReadFields(tensor);
+  for (const Field& f : fields) {
+    if (f.number == kTensorName && f.wireType == kLengthDelimited) header.name = std::string(f.payload);
+    else if (f.number == kTensorDataLocation && f.wireType == kVarint) header.external = f.varint == 1;
+  }
+  header.dims = ReadInts(fields, kTensorDims);
+  return header;
+}
+
 void AppendVarint(std::string& out, uint64_t value) {
   while (value >= 0x80) {
     out.push_back(static_cast<char>((value & 0x7f) | 0x80));

@@ -39,6 +39,14 @@ std::vector<int64_t> ReadInts(const std::vector<Field>& fields, int number);
 // The first length-delimited field `number` of `message`, or empty.
 std::string_view StringField(std::string_view message, int number);
 
+// What a TensorProto (an initializer) says of itself besides its data.
+struct TensorHeader {
+  std::string name;
+  std::vector<int64_t> dims;
+  bool external = false;  // data_location EXTERNAL: the values are in another file
+};
+TensorHeader ReadTensorHeader(std::string_view tensor);
+
 void AppendVarint(std::string& out, uint64_t value);
 void AppendVarintField(std::string& out, int number, uint64_t value);
 void AppendMessage(std::string& out, int number, std::string_view payload);
