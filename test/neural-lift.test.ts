@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine, packVoiceId, TtsError, type Engine } from '../lib/index.js'
 import { loadNative } from '../lib/native.js'
 import { collect } from './helpers/engine.js'
-import { as16Bit, f32, float32, FIXTURES, int64, KOKORO, maxAbsDifference, piperConfig, piperIds, rawRun } from './neural/fixtures.js'
+import { as16Bit, f32, FIXTURES, float32, int64, KOKORO, maxAbsDifference, packOf, piperConfig, piperIds, rawRun } from './neural/fixtures.js'
 
 const CONVS = `${FIXTURES}/en_US-fixtureconvs-medium.onnx`
 const VITS = `${FIXTURES}/en_US-fixturevits-medium.onnx`
@@ -29,11 +29,7 @@ beforeAll(async () => {
 })
 afterAll(() => engine.close())
 
-function pack(id: string) {
-  const model = engine.models.get(id)
-  if (!model.pack) throw new Error(`${id} has no pack`)
-  return model.pack
-}
+const pack = (id: string) => packOf(engine, id)
 
 async function rawInputs(text: string) {
   const ids = piperIds(`${await loadNative().phonemize(text, 'en-us', true)}.`, CONVS)

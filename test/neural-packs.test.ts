@@ -8,9 +8,7 @@ import { loadNative } from '../lib/native.js'
 import { collect, joinChunks, voiceId } from './helpers/engine.js'
 import { worstEventLoopLag } from './helpers/event-loop.js'
 import { expectWordsStreamWithAudio } from './helpers/word-streaming.js'
-import {
-  as16Bit, f32, float32, int64, KOKORO_TIMESTAMPED, kokoroIds, maxAbsDifference, PIPER, PIPER_MULTI, piperConfig, piperIds, rawRun, styleRow,
-} from './neural/fixtures.js'
+import { as16Bit, f32, float32, int64, KOKORO_TIMESTAMPED, kokoroIds, maxAbsDifference, packOf, PIPER, PIPER_MULTI, piperConfig, piperIds, rawRun, styleRow } from './neural/fixtures.js'
 
 let engine: Engine<string>
 const warnings: string[] = []
@@ -27,11 +25,7 @@ beforeAll(async () => {
 })
 afterAll(() => engine.close())
 
-function pack(id: string) {
-  const model = engine.models.get(id)
-  if (!model.pack) throw new Error(`${id} has no pack`)
-  return model.pack
-}
+const pack = (id: string) => packOf(engine, id)
 
 async function f32Audio(model: string, transcript: string, voice: string, sampleRate: SampleRate): Promise<Float32Array> {
   const audio = await engine.synthesize({

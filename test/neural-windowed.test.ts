@@ -8,7 +8,7 @@ import { createEngine, packVoiceId, type Engine } from '../lib/index.js'
 import { loadNative } from '../lib/native.js'
 import { collect } from './helpers/engine.js'
 import { expectWordsStreamWithAudio } from './helpers/word-streaming.js'
-import { as16Bit, f32, float32, FIXTURES, int64, maxAbsDifference, PIPER, piperConfig, piperIds, rawRun } from './neural/fixtures.js'
+import { as16Bit, f32, FIXTURES, float32, int64, maxAbsDifference, packOf, PIPER, piperConfig, piperIds, rawRun } from './neural/fixtures.js'
 
 const VITS = `${FIXTURES}/en_US-fixturevits-medium.onnx`
 /** The same, with a vocoder that subtracts its mean over time: every frame reaches every sample. */
@@ -31,11 +31,7 @@ beforeAll(async () => {
 })
 afterAll(() => engine.close())
 
-function pack(id: string) {
-  const model = engine.models.get(id)
-  if (!model.pack) throw new Error(`${id} has no pack`)
-  return model.pack
-}
+const pack = (id: string) => packOf(engine, id)
 
 async function speak(model: string, speaker: string, transcript = TEXT) {
   return collect(engine.speak({

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Engine } from '../../lib/index.js'
 import { loadNative, type NativeTensor } from '../../lib/native.js'
 import { KOKORO_VOCAB } from '../../lib/neural/kokoro-vocab.js'
 
@@ -11,6 +12,13 @@ export const PIPER_MULTI = path.join(FIXTURES, 'en_US-fixturemulti-medium.onnx')
 export const KOKORO = path.join(FIXTURES, 'kokoro')
 export const KOKORO_TIMESTAMPED = path.join(FIXTURES, 'kokoro-timestamped')
 export const KOKORO_INT_SPEED = path.join(FIXTURES, 'kokoro-int-speed')
+
+/** The pack behind `modelId` (an error where the id has none). */
+export function packOf(engine: Engine<string>, modelId: string) {
+  const model = engine.models.get(modelId)
+  if (!model.pack) throw new Error(`${modelId} has no pack`)
+  return model.pack
+}
 
 export function piperConfig(model: string): { phoneme_id_map: Record<string, number[]>; inference: Record<string, number> } {
   return JSON.parse(readFileSync(`${model}.json`, 'utf8'))
