@@ -3,7 +3,7 @@
  * bench/RESULTS.md. Every timing is a median over repeated runs, with its p95; the command-line
  * baselines write their WAV to a file, the way users run them (`espeak-ng -w file`,
  * `flite -o file`). Needs the `espeak-ng`, `flite`, `sox` and pocketsphinx programs
- * (scripts/install-bench-deps.sh).
+ * (scripts/install-system-deps.sh).
  */
 import { execFile } from 'node:child_process'
 import { setMaxListeners } from 'node:events'

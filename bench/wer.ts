@@ -1,6 +1,6 @@
 /**
  * Word error rate of the speech, ours against the command-line program's, as a speech recogniser
- * hears it: pocketsphinx (Debian `pocketsphinx`, `pocketsphinx-en-us`; scripts/install-bench-deps.sh)
+ * hears it: pocketsphinx (Debian `pocketsphinx`, `pocketsphinx-en-us`; scripts/install-system-deps.sh)
  * decodes each Harvard sentence spoken by the library and by the CLI, written to a file the way a
  * user runs it (`flite -o file`, `espeak-ng -w file`). Both are made at the backend's own rate and
  * brought to 16 kHz by the same sox command, so the recogniser hears the synthesis, not two resamplers.

@@ -1,15 +1,21 @@
 #!/bin/sh
-# Debian/Ubuntu packages svc-tts builds and runs with (and sox and ffmpeg, which the tests use
-# to read audio back, ffmpeg for MP3, Ogg Opus and FLAC, and the flite program, whose output the
-# tests compare ours with). Uses sudo only when not already root.
+# The Debian/Ubuntu packages svc-tts builds, tests and benchmarks with. Every program the tests,
+# the bench and the scripts run comes from here (scripts/programs.txt names each one's package).
+#   build: compilers, cmake, python3 for node-gyp, the -dev packages of the libraries linked in
+#   tests: sox and ffmpeg read audio back (ffmpeg for MP3, Ogg Opus and FLAC); the flite and
+#     espeak-ng programs, whose output the tests compare ours with
+#   bench: pocketsphinx and its English model (word error rate), GNU time (the programs' peak
+#     memory), numpy and onnx for the Python generators of fixture and bench models
+# Uses sudo only when not already root.
 set -eu
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
-  cmake ninja-build g++ make pkg-config python3 \
+  cmake ninja-build g++ gcc make binutils pkg-config python3 \
   libespeak-ng-dev espeak-ng-data flite1-dev libsoxr-dev \
   libsndfile1-dev libaubio-dev librubberband-dev \
   libmp3lame-dev libopus-dev libogg-dev libflac-dev \
-  sox flite ffmpeg
+  sox flite espeak-ng ffmpeg \
+  pocketsphinx pocketsphinx-en-us time python3-numpy python3-onnx
