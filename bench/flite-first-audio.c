@@ -1,6 +1,6 @@
 /* How long libflite alone takes from a clause to its first streaming callback with the rms voice,
  * as the flite program runs it: without svc-tts's cache of feature paths (native/flite_features.cc),
- * for a text that opens with that clause (README, Speed).
+ * for a text that opens with that clause (bench/RESULTS.md, "Measurements behind design choices").
  * 200 runs, each 20 ms after the last, as bench/acceptance.ts spaces its requests:
  *
  *   gcc -O2 -o /tmp/flite-first-audio bench/flite-first-audio.c -lflite_cmu_us_rms \

@@ -1,5 +1,5 @@
 // Run inside a project that installed the svc-tts tarball (scripts/test-package.mjs, and the
-// debootstrap proof in docs/debootstrap-proof.md): speaks with espeak-ng (English and French) and a
+// minimal Debian root check in docs/building.md): speaks with espeak-ng (English and French) and a
 // flite voice, checks that each WAV holds real audio and that MP3, Ogg and FLAC files come out, and
 // that every shared library the process mapped is either the system's core (glibc, libstdc++,
 // libgcc_s) or the installed packages' own.

@@ -33,10 +33,28 @@ try {
   for (const f of files.filter((f) => /^(test|bench|build|third_party|node_modules)\/|\.(onnx|wav)$/.test(f))) problems.push(`${f} does not belong in the package`)
   for (const f of ['dist/index.js', 'dist/cli.js', 'README.md', 'LICENSE', 'scripts/install.cjs']) check(files.includes(f), `${f} is missing`)
 
-  // Every relative link in the README resolves inside the package.
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8')
-  for (const [, target] of readme.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)) {
-    if (!/^[a-z]+:/.test(target)) check(files.includes(target.replace(/^\.\//, '')), `README links to ${target}, which is not in the package`)
+  // Every relative link in the README, and in the docs pages it links to, resolves inside the
+  // package. The one exception is bench/: the measurements stay in the repository (tests and
+  // benches are not packaged), so a link there must resolve in the repository instead.
+  const REPOSITORY_ONLY = /^bench\//
+  const linksOf = (markdown) => markdown
+    .replace(/^\s*(`{3,}|~{3,})[\s\S]*?^\s*\1/gm, '')  // fenced code
+    .replace(/(`+)[^\n]*?\1/g, '')                   // code spans
+    .matchAll(/\]\(([^)#\s]+)[^)]*\)/g)
+  const pages = ['README.md']
+  for (const page of pages) {
+    for (const [, target] of linksOf(readFileSync(path.join(root, page), 'utf8'))) {
+      if (/^[a-z]+:/.test(target)) continue
+      const linked = path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURIComponent(target)))
+      if (REPOSITORY_ONLY.test(linked)) {
+        check(existsSync(path.join(root, linked)), `${page} links to ${target}, which is not in the repository`)
+        continue
+      }
+      const packaged = files.includes(linked)
+      check(packaged, `${page} links to ${target}, which is not in the package`)
+      if (!packaged) continue
+      if (page === 'README.md' && linked.startsWith('docs/') && linked.endsWith('.md') && !pages.includes(linked)) pages.push(linked)
+    }
   }
 
   // The shared libraries in the prebuild need nothing from the system beyond its core.

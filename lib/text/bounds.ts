@@ -3,7 +3,7 @@
  * kuromoji) slow down more than linearly, or crash, on a very long word, a long run of symbols
  * or an oversized phoneme word; these bounds keep every piece they get small. Text is only cut
  * into more segments or blanked with spaces, never shifted, so offsets still point into the
- * transcript. README "Limits" documents every number here.
+ * transcript. docs/errors-and-limits.md documents every number here.
  */
 import { TtsError } from '../errors.js'
 import { phonemeError } from './ipa/validate.js'

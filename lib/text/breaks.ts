@@ -1,6 +1,6 @@
 /**
  * Break durations. The SPEC says 80–1200 ms works best and allows rounding tiny values and
- * clamping large ones; these are our documented limits (docs/text-layer.md).
+ * clamping large ones; these are our documented limits (docs/markup-and-text.md).
  */
 
 /** The longest silence one break (or a run of consecutive breaks) produces. */
