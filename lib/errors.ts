@@ -74,3 +74,21 @@ export function abortedError(signal: AbortSignal): TtsError {
   const reason: unknown = signal.reason
   return reason instanceof TtsError ? reason : new TtsError('ABORTED', 'synthesis was aborted', { cause: reason })
 }
+
+/**
+ * `promise`, or a rejection with the call's TtsError (ABORTED, ENGINE_CLOSED) as soon as `signal`
+ * aborts: awaiting what cannot itself be cancelled (a voice store, a worker's reply) without
+ * waiting for it once the call is aborted.
+ */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise
+  if (signal.aborted) {
+    promise.catch(() => {})  // settles unobserved
+    return Promise.reject(abortedError(signal))
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortedError(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}

@@ -180,7 +180,7 @@ describe('compressed audio', async () => {
         expect(error.code).toBe('FORMAT_NOT_RECOGNIZED')
         expect(error.status).toBe(400)
         const issues = (error.extra as { issues: { path: string[] }[] }).issues
-        expect(issues.map((i) => i.path[0])).toContain(field)
+        expect(issues.map((i) => i.path.join('.'))).toContain(`output_format.${field}`)
       }
     })
   }
@@ -249,14 +249,16 @@ describe('compressed audio', async () => {
   }, 120_000)
 
   it('fills in the bit rate a lossy container gets by default, and none for the others', async () => {
-    const { parseOutputFormat } = await import('../lib/index.js')
+    const { parseRequest } = await import('../lib/index.js')
+    const formatOf = (output_format: object) =>
+      parseRequest({ model_id: 'svc_flash_v1.5', transcript: 'Hi.', voice: { mode: 'id', id: 'x' }, output_format }, 'synthesis').output_format!
     const formats: [object, Partial<OutputFormat>][] = [
       [{ container: 'mp3' }, { sample_rate: 44100, bit_rate: 128000 }],
       [{ container: 'mp3', sample_rate: 22050 }, { bit_rate: 64000 }],
       [{ container: 'mp3', sample_rate: 8000 }, { bit_rate: 32000 }],
       [{ container: 'ogg' }, { bit_rate: 32000 }],
     ]
-    for (const [input, expected] of formats) expect(parseOutputFormat(input, 'raw')).toMatchObject(expected)
-    expect(parseOutputFormat({ container: 'flac' }, 'raw').bit_rate).toBeUndefined()
+    for (const [input, expected] of formats) expect(formatOf(input)).toMatchObject(expected)
+    expect(formatOf({ container: 'flac' }).bit_rate).toBeUndefined()
   })
 })

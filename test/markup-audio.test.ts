@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { loadNative } from '../lib/native.js'
 import { planSpeech } from '../lib/text/index.js'
 import type { Language } from '../lib/text/types.js'
-import { ESPEAK_LANGUAGE_VOICE } from '../lib/models.js'
+import { ESPEAK_LANGUAGE_VOICE } from '../lib/engine/models.js'
 import { decodeWav, rms, s16, zeroRuns } from './helpers/audio.js'
 import { firstVoiceOf, testEngine, voiceId } from './helpers/engine.js'
 

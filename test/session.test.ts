@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { TtsError, type SessionRequest, type SpeechChunk } from '../lib/index.js'
+import { TtsError, type SpeechSessionRequest, type SpeechChunk } from '../lib/index.js'
 import { collect, testEngine, voiceId } from './helpers/engine.js'
 import { waitUntil } from './helpers/wait.js'
 
 const PARAGRAPH =
   'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background, then let it dry. ' +
   'It is easy to tell the depth of a well! These days a chicken leg is a rare dish? Rice is often served in round bowls.'
-const kal: SessionRequest = { model_id: 'svc_pro_v1.0', voice: { mode: 'id', id: voiceId('Kal') }, output_format: { sample_rate: 16000 } }
+const kal: SpeechSessionRequest = { model_id: 'svc_pro_v1.0', voice: { mode: 'id', id: voiceId('Kal') }, output_format: { sample_rate: 16000 } }
 
 function joined(chunks: SpeechChunk[]): { audio: Buffer; words: string[] } {
   return {

@@ -1,6 +1,6 @@
 /** `svc-tts voices` and `svc-tts models`: what this installation can speak with. */
 import path from 'node:path'
-import type { Engine } from '../engine.js'
+import type { Engine } from '../engine/engine.js'
 import { loadNative } from '../native.js'
 import { MODELS_FILE } from '../neural/models-dir.js'
 import { PREDEFINED_VOICES } from '../voices/predefined.js'

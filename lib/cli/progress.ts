@@ -2,7 +2,7 @@
  * What `say` tells the person at the terminal: a progress bar while a long text is spoken (only
  * when stderr is a terminal), and one summary line at the end.
  */
-import type { TimedWord } from '../alignment.js'
+import type { TimedWord } from '../engine/alignment.js'
 
 /** Texts shorter than this are spoken too fast for a bar to be worth drawing. */
 export const LONG_TEXT_CHARS = 200

@@ -2,9 +2,10 @@
 import { fixFlacLength } from '../audio/flac-file.js'
 import { isCompressed, pcmRate, wavHeader, type Container, type OutputFormat } from '../audio/format.js'
 import { fixWavSizes } from '../audio/wav-file.js'
-import type { Engine, SpeechChunk } from '../engine.js'
+import type { Engine, SpeechChunk } from '../engine/engine.js'
 import { TtsError } from '../errors.js'
-import { parseOutputFormat, parseWith, sessionRequestSchema, SYNTHESIS_FIELD_CODES } from '../schemas.js'
+import { formatIn, type ParsedSynthesisRequest } from '../engine/requests.js'
+import { parseRequest } from '../engine/resolve.js'
 import type { Language } from '../text/types.js'
 import { defaultVoiceFor, PREDEFINED_VOICES } from '../voices/predefined.js'
 import { fileDestination, playerDestination, stdoutDestination, type AudioDestination } from './destinations.js'
@@ -42,16 +43,18 @@ function pickVoice(voice: string | undefined, language: Language): string {
 }
 
 /**
- * The synthesis request without its transcript. WAV is asked for as raw PCM: the CLI writes the
- * header itself. The options are strings: the request schema checks and types them.
+ * The request: a whole text's synthesis request, or a session's for text to come. WAV is asked for
+ * as raw PCM: the CLI writes the header itself. The options are strings: the request schema checks
+ * and types them, once; the engine trusts what it checked.
  */
-function requestFor(options: SayOptions, format: Container) {
+function requestFor(options: SayOptions, format: Container, text: TextSource) {
   const voiceId = pickVoice(options.voice, (options.language ?? 'en') as Language)
   const voiceLanguage = PREDEFINED_VOICES.find((v) => v.record.voice_id === voiceId)?.record.language
   const language = options.language ?? voiceLanguage ?? 'en'
   const bitRate = parseBitRate(options.bitRate, format)
   const container: Container = isCompressed({ container: format }) ? format : 'raw'
-  return parseWith(sessionRequestSchema, {
+  return parseRequest({
+    ...(text.kind === 'whole' && { transcript: text.text }),
     model_id: options.model ?? (language === 'en' ? 'svc_pro_v1.0' : 'svc_flash_v1.0'),
     voice: { mode: 'id', id: voiceId },
     ...(options.language && { language: options.language }),
@@ -62,7 +65,7 @@ function requestFor(options: SayOptions, format: Container) {
       ...(options.sampleRate && { sample_rate: Number(options.sampleRate) }),
       ...(bitRate !== undefined && { bit_rate: bitRate }),
     },
-  }, 'request', SYNTHESIS_FIELD_CODES)
+  }, text.kind === 'whole' ? 'synthesis' : 'session')
 }
 
 /** Checks where the audio is to go; the player `--play` asks for, found on PATH (PLAYER_NOT_FOUND before any work). */
@@ -107,7 +110,7 @@ async function* speech(engine: Engine<string>, request: ReturnType<typeof reques
   if (text.kind === 'whole') {
     position.append(text.text)
     position.complete()
-    yield* engine.speak({ ...request, transcript: text.text }, { signal })
+    yield* engine.speak(request as ParsedSynthesisRequest, { signal })
     return
   }
   // Stdin is spoken as it arrives: complete sentences go to synthesis while the rest is still coming.
@@ -135,10 +138,10 @@ async function* speech(engine: Engine<string>, request: ReturnType<typeof reques
  */
 export async function say(startEngine: () => Promise<Engine>, text: TextSource, options: SayOptions, terminal: Terminal): Promise<void> {
   const format = chooseFormat(options.out, options.format)
-  const request = requestFor(options, format)
-  // The PCM the engine makes (validated here as the engine would, for the WAV header and the durations).
-  const { encoding, sample_rate } = request.output_format ?? {}
-  const pcm = parseOutputFormat({ encoding, sample_rate }, 'raw')
+  const request = requestFor(options, format, text)
+  // The PCM the engine makes (for the WAV header and the durations).
+  const { encoding, sample_rate } = formatIn(request.output_format, 'raw')
+  const pcm: OutputFormat = { container: 'raw', encoding, sample_rate }
   const player = checkDestinations(options, format, pcm, terminal)
   const engine = await startEngine()
   try {

@@ -1,11 +1,13 @@
 /**
  * The realtime protocol's messages (SPEC section 4, WebSocket), told apart by the fields they
- * carry, and the events the service sends back (SPEC section 6).
+ * carry, and the events the service sends back (SPEC section 6). A message's request fields pass
+ * the same schemas as a synthesis request's, so the engine's gate trusts what they make.
  */
 import { z } from 'zod'
-import type { Alignment } from '../alignment.js'
+import type { Alignment } from '../engine/alignment.js'
+import { SPEAKING_FIELDS, speedSchema, SYNTHESIS_FIELD_CODES, voiceSelectorSchema } from '../engine/requests.js'
 import { TtsError, type ErrorCode } from '../errors.js'
-import { parseWith, speedSchema, SYNTHESIS_FIELD_CODES, synthesisRequestSchema, voiceSelectorSchema } from '../schemas.js'
+import { parseWith, strictObject } from '../validation/parse.js'
 import { languageSchema } from '../voices/schemas.js'
 
 /** The context a message without `context_id` addresses, and the id its events carry. */
@@ -13,34 +15,31 @@ export const DEFAULT_CONTEXT_ID = 'default'
 
 const contextId = z.string().min(1).max(128)
 
-export const initializeConnectionSchema = synthesisRequestSchema.omit({ transcript: true }).extend({
+export const initializeConnectionSchema = strictObject({
+  ...SPEAKING_FIELDS,
   /** Extension: each audioOutput carries its words with start and end times. */
   add_timestamps: z.boolean().optional(),
 })
 
-/** What a context's text message may change for its generation (re-initialising it). */
-const overrides = {
+/** initializeContext and sendText: both carry a transcript; a context that is not active is initialised by it. */
+export const textMessageSchema = strictObject({
+  context_id: contextId.optional(),
+  transcript: z.string(),
+  force: z.boolean().optional(),
+  // What a context's text message may change for its generation (re-initialising it).
   model_id: z.string().min(1).optional(),
   voice: voiceSelectorSchema.optional(),
   language: languageSchema.optional(),
   speed: speedSchema.optional(),
-}
-
-/** initializeContext and sendText: both carry a transcript; a context that is not active is initialised by it. */
-export const textMessageSchema = z.object({
-  context_id: contextId.optional(),
-  transcript: z.string(),
-  force: z.boolean().optional(),
-  ...overrides,
 })
 
-export const closeContextSchema = z.object({
+export const closeContextSchema = strictObject({
   context_id: contextId.optional(),
   close_context: z.literal(true),
   transcript: z.literal('', { message: 'transcript must be an empty string when closing a context' }).optional(),
 })
 
-export const cancelContextSchema = z.object({ context_id: contextId.optional(), cancel: z.literal(true) })
+export const cancelContextSchema = strictObject({ context_id: contextId.optional(), cancel: z.literal(true) })
 
 export type InitializeConnection = z.infer<typeof initializeConnectionSchema>
 export type TextMessage = z.infer<typeof textMessageSchema>

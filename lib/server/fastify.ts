@@ -14,7 +14,7 @@ import { z } from 'zod'
 import { TtsError } from '../errors.js'
 import type { Principal } from './keys.js'
 import type { RouteResponse } from './routes.js'
-import { errorResponse, serviceOptionsSchema, TtsService, type ServiceOptions } from './service.js'
+import { errorResponse, serviceOptionsSchema, TtsService, type AdmittedRequest, type ServiceOptions } from './service.js'
 import { WEBSOCKET_PATH } from './tts-routes.js'
 import { endConnectionIfClosing } from './node-http.js'
 import { serveRealtime } from './websocket.js'
@@ -84,24 +84,36 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
       return reply.code(status).send(json)
     })
 
+    // Each request is admitted (key, version, limits) in onRequest, before Fastify reads its body.
+    const admissions = new WeakMap<FastifyRequest, AdmittedRequest>()
+    const abandon = async (request: FastifyRequest) => {
+      admissions.get(request)?.abandon()
+      admissions.delete(request)
+    }
+    scope.addHook('onResponse', abandon)
+    scope.addHook('onRequestAbort', abandon)
     for (const route of service.routes) {
       scope.route({
         method: route.method,
         url: route.path,
         bodyLimit: service.bodyLimit(route),
-        handler: async (request, reply) => {
+        onRequest: async (request, reply) => {
           const controller = new AbortController()
           reply.raw.once('close', () => {
             if (!reply.raw.writableFinished) controller.abort()
           })
+          try {
+            admissions.set(request, await service.admit(route, request.headers, request.params as Record<string, string>, controller.signal))
+          } catch (error) {
+            const { status, headers, json } = errorResponse(error)
+            return reply.code(status).headers({ ...headers, connection: 'close' }).send(json)
+          }
+        },
+        handler: async (request, reply) => {
+          const admitted = admissions.get(request)!
+          admissions.delete(request)
           endConnectionIfClosing(service, reply.raw)
-          const result = await service.handle(route, {
-            headers: request.headers,
-            body: request.body,
-            params: request.params as Record<string, string>,
-            signal: controller.signal,
-          })
-          return send(reply, result)
+          return send(reply, await admitted.run(request.body))
         },
       })
     }

@@ -9,7 +9,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { TtsError } from '../errors.js'
-import type { Route, RouteResponse } from './routes.js'
+import type { AnyRoute, RouteResponse } from './routes.js'
 import { errorResponse, type TtsService } from './service.js'
 import { WEBSOCKET_PATH } from './tts-routes.js'
 import { serveRealtime } from './websocket.js'
@@ -69,8 +69,12 @@ export async function writeResponse(response: ServerResponse, result: RouteRespo
   }
 }
 
-/** Runs a route for a node:http request, with the request id header and its log line. */
-export async function serveRoute(service: TtsService, route: Route, request: IncomingMessage, response: ServerResponse, params: Record<string, string>, parsedBody?: unknown): Promise<void> {
+/**
+ * Runs a route for a node:http request, with the request id header and its log line: the request
+ * is admitted (key, version, limits) before its body is read, then its body is read to the route's
+ * bound. `parsedBody`: a body the app's own parser read already (express.json()).
+ */
+export async function serveRoute(service: TtsService, route: AnyRoute, request: IncomingMessage, response: ServerResponse, params: Record<string, string>, parsedBody?: unknown): Promise<void> {
   const started = performance.now()
   const requestId = randomUUID()
   response.setHeader('x-request-id', requestId)
@@ -78,11 +82,18 @@ export async function serveRoute(service: TtsService, route: Route, request: Inc
   endConnectionIfClosing(service, response)
   let result: RouteResponse
   try {
-    const body = parsedBody !== undefined ? parsedBody : route.method === 'GET' ? undefined : await readBody(request, service.bodyLimit(route))
-    result = await service.handle(route, { headers: request.headers, body, params, signal })
+    const admitted = await service.admit(route, request.headers, params, signal)
+    let body: unknown
+    try {
+      body = parsedBody !== undefined ? parsedBody : route.body === undefined ? undefined : await readBody(request, admitted.bodyLimit)
+    } catch (error) {
+      admitted.abandon()
+      throw error
+    }
+    result = await admitted.run(body)
   } catch (error) {
     result = errorResponse(error)
-    response.setHeader('connection', 'close')  // the unread rest of an oversized body is not worth reading
+    response.setHeader('connection', 'close')  // the unread rest of a refused body is not worth reading
   }
   response.once('close', () => {
     service.logRequest({

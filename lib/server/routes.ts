@@ -1,23 +1,30 @@
 /**
- * The route table: each HTTP operation as a framework-neutral handler. The adapters register
- * every route of the table, so more operations (the voice management ones) mount by adding
- * routes to it.
+ * The route table: each HTTP operation as a framework-neutral handler with the shape of its body.
+ * The adapters register every route of the table; the service checks the key, the version and the
+ * limits before any body is read, then reads and parses the body once, as the route says.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Engine } from '../engine.js'
+import type { z } from 'zod'
+import type { Engine } from '../engine/engine.js'
+import type { FieldCodes } from '../validation/parse.js'
 import type { Principal, Scope } from './keys.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-export interface RouteContext {
+/**
+ * A route's body: JSON checked by a schema (the handler gets what it parsed, which the engine then
+ * trusts as it is), JSON as it came ('json', for routes that check it themselves), or the bytes
+ * themselves ('raw', e.g. a multipart form). A route without `body` reads none.
+ */
+export type RouteBody<Body> = { schema: z.ZodType<Body, unknown>; what: string; fieldCodes?: FieldCodes } | 'json' | 'raw'
+
+export interface RouteContext<Body = unknown> {
   engine: Engine<string>
   version: string
   /** The verified key (undefined on public routes). */
   principal: Principal | undefined
-  /** The parsed JSON body (undefined for a GET, an empty body, or a raw-body route). */
-  body: unknown
-  /** The body as received, on routes that read it themselves (`rawBody: true`, e.g. multipart). */
-  rawBody: Buffer | undefined
+  /** The body as the route's `body` says: parsed and checked, JSON, or raw bytes; undefined when none came. */
+  body: Body
   /** Path parameters (`/voices/:voice_id` gives `params.voice_id`). */
   params: Record<string, string>
   headers: IncomingHttpHeaders
@@ -32,7 +39,7 @@ export type RouteResponse =
   | { status: number; headers?: Record<string, string>; body: Buffer }
   | { status: number; headers?: Record<string, string>; stream: AsyncIterable<Buffer> }
 
-export interface Route {
+export interface Route<Body = unknown> {
   method: HttpMethod
   /** Express/Fastify style path: `/voices/:voice_id`. */
   path: string
@@ -42,9 +49,16 @@ export interface Route {
   versionRequired: boolean
   /** Whether the request holds a concurrency slot of its key while it runs (synthesis does). */
   concurrent: boolean
-  /** The handler reads `rawBody` itself; the body is not parsed as JSON. */
-  rawBody?: boolean
+  body?: RouteBody<Body>
   /** Largest accepted body, in bytes (default: the service's maxBodyBytes). */
   maxBodyBytes?: number
-  handle(context: RouteContext): Promise<RouteResponse>
+  handle(context: RouteContext<Body>): Promise<RouteResponse>
+}
+
+/** A route of the table, whatever its body: each route's handler is typed by its own body above. */
+export type AnyRoute = Route<any>  // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A route with its body type checked against its handler, for a table of routes of different bodies. */
+export function route<Body>(definition: Route<Body>): AnyRoute {
+  return definition
 }

@@ -5,14 +5,16 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
-import { Engine } from '../engine.js'
+import { Engine } from '../engine/engine.js'
 import { TtsError, isTtsError } from '../errors.js'
-import { RealtimeSession, type RealtimeLimits } from '../realtime/session.js'
+import { parseWith, strictObject } from '../validation/parse.js'
+import { RealtimeConnection, type RealtimeLimits } from '../realtime/connection.js'
 import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } from './keys.js'
 import { MemoryLimiter, type Limiter, type LimitOptions } from './limits.js'
-import type { Route, RouteResponse } from './routes.js'
-import { TTS_ROUTES, VOICE_ROUTES } from './tts-routes.js'
+import type { AnyRoute, RouteResponse } from './routes.js'
+import { TTS_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
+import { VOICE_ROUTES } from './voice-routes.js'
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 /** Bytes queued on a WebSocket above which its contexts stop pulling audio. */
@@ -28,11 +30,11 @@ export interface RequestLog {
   error_code?: string
 }
 
-export const serviceOptionsSchema = z.object({
-  engine: z.instanceof(Engine),
+export const serviceOptionsSchema = strictObject({
+  engine: z.instanceof(Engine, { error: 'engine must be an Engine made by createEngine' }),
   /** Keys as secrets or hashes, or a KeyStore; default: the SVC_TTS_API_KEYS environment variable. */
   keys: z.union([z.instanceof(KeyStore), z.array(z.custom<KeyConfig>((v) => typeof v === 'string' || (typeof v === 'object' && v !== null)))]).optional(),
-  limiter: z.custom<Limiter>((v) => typeof v === 'object' && v !== null && 'acquire' in v && 'hit' in v && 'charge' in v).optional(),
+  limiter: z.custom<Limiter>((v) => typeof v === 'object' && v !== null && 'acquire' in v && 'hit' in v && 'charge' in v, 'limiter must implement acquire, hit and charge').optional(),
   limits: z.custom<LimitOptions>((v) => typeof v === 'object' && v !== null).optional(),
   realtime: z
     .object({ maxContexts: z.number().int().min(1), maxContextChars: z.number().int().min(1), idleTimeoutMs: z.number().int().min(1) })
@@ -41,9 +43,9 @@ export const serviceOptionsSchema = z.object({
   maxBodyBytes: z.number().int().min(1).optional(),
   sendBufferBytes: z.number().int().min(1).optional(),
   /** More routes mounted beside the SPEC's text-to-speech and voice operations. */
-  routes: z.array(z.custom<Route>((v) => typeof v === 'object' && v !== null && 'handle' in v)).optional(),
+  routes: z.array(z.custom<AnyRoute>((v) => typeof v === 'object' && v !== null && 'handle' in v, 'a route needs a handle function')).optional(),
   /** One structured entry per request. */
-  log: z.custom<(entry: RequestLog) => void>((v) => typeof v === 'function').optional(),
+  log: z.custom<(entry: RequestLog) => void>((v) => typeof v === 'function', 'log must be a function').optional(),
 })
 export type ServiceOptions = z.input<typeof serviceOptionsSchema>
 
@@ -61,7 +63,7 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
   return Array.isArray(value) ? value[0] : value
 }
 
-function parseBody(body: unknown): unknown {
+function parseJson(body: unknown): unknown {
   if (body === undefined || body === null) return undefined
   if (!Buffer.isBuffer(body)) return body
   if (body.length === 0) return undefined
@@ -70,6 +72,13 @@ function parseBody(body: unknown): unknown {
   } catch {
     throw new TtsError('INVALID_REQUEST', 'the body is not valid JSON')
   }
+}
+
+/** The body as the route takes it: parsed and checked by its schema (once), JSON, or the bytes. */
+function routeBody(route: AnyRoute, body: unknown): unknown {
+  if (route.body === 'raw') return Buffer.isBuffer(body) ? body : undefined
+  if (route.body === undefined || route.body === 'json') return parseJson(body)
+  return parseWith(route.body.schema, parseJson(body), route.body.what, route.body.fieldCodes)
 }
 
 /** An error as the response every adapter sends: the status, Retry-After where it applies, and the JSON body. */
@@ -85,10 +94,23 @@ export function errorResponse(error: unknown): { status: number; headers: Record
   return { status: known.status, headers, json: known.toJSON() }
 }
 
+/**
+ * A request past its admission: the checks that need no body passed (key, scope, version,
+ * limits), its concurrency slot held. `run` reads nothing more than the body it is given.
+ */
+export interface AdmittedRequest {
+  readonly route: AnyRoute
+  /** Largest body to read for it, in bytes. */
+  readonly bodyLimit: number
+  run(body: unknown): Promise<RouteResponse>
+  /** Gives up before running (the body could not be read): frees what admission took. */
+  abandon(): void
+}
+
 export class TtsService {
   /** Any model id: clients' requests are checked at run time. */
   readonly engine: Engine<string>
-  readonly routes: readonly Route[]
+  readonly routes: readonly AnyRoute[]
   readonly keys: KeyStore
   readonly limiter: Limiter
   readonly maxBodyBytes: number
@@ -96,12 +118,12 @@ export class TtsService {
   private readonly realtimeLimits: Partial<RealtimeLimits>
   private readonly log: ((entry: RequestLog) => void) | undefined
   private readonly live = new Set<AbortController>()
-  private readonly sessions = new Set<RealtimeSession>()
+  private readonly connections = new Set<RealtimeConnection>()
   private idle: (() => void) | undefined
   private closing = false
 
   constructor(options: ServiceOptions) {
-    const parsed = serviceOptionsSchema.parse(options)
+    const parsed = parseWith(serviceOptionsSchema, options, 'service options')
     this.engine = parsed.engine
     this.routes = [...TTS_ROUTES, ...VOICE_ROUTES, ...(parsed.routes ?? [])]
     this.keys = parsed.keys instanceof KeyStore ? parsed.keys : parsed.keys ? KeyStore.fromConfig(parsed.keys) : (KeyStore.fromEnv(process.env[API_KEYS_ENV]) ?? new KeyStore())
@@ -119,7 +141,7 @@ export class TtsService {
   /** Live realtime contexts over every connection. */
   get realtimeContexts(): number {
     let count = 0
-    for (const session of this.sessions) count += session.liveContexts
+    for (const connection of this.connections) count += connection.liveContexts
     return count
   }
 
@@ -128,62 +150,88 @@ export class TtsService {
     return this.live.size
   }
 
-  bodyLimit(route: Route): number {
+  bodyLimit(route: AnyRoute): number {
     return route.maxBodyBytes ?? this.maxBodyBytes
   }
 
-  /** Runs one route; never throws: a failure is its error response. */
-  async handle(route: Route, input: ServiceInput): Promise<RouteResponse> {
+  /**
+   * The checks a request passes before any of its body is read: the server is open, the version,
+   * the key and its scope, the request rate, a concurrency slot, and the length the client declared.
+   * Throws the refusal.
+   */
+  async admit(route: AnyRoute, headers: IncomingHttpHeaders, params: Record<string, string>, signal: AbortSignal): Promise<AdmittedRequest> {
+    if (this.closing) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
+    const version = resolveVersion(header(headers, 'version'), route.versionRequired)
+    const principal = route.scope ? this.authenticate(header(headers, 'x-api-key'), route.scope) : undefined
+    const bodyLimit = this.bodyLimit(route)
+    const declared = Number(header(headers, 'content-length') ?? 0)
+    if (declared > bodyLimit) throw new TtsError('PAYLOAD_TOO_LARGE', `the body is larger than ${bodyLimit} bytes`)
+    if (principal) await this.limiter.hit(principal.keyId)
+    const release = principal && route.concurrent ? await this.limiter.acquire(principal.keyId) : undefined
     const controller = new AbortController()
     const onAbort = () => controller.abort(new TtsError('ABORTED', 'the client went away'))
-    if (input.signal.aborted) onAbort()
-    input.signal.addEventListener('abort', onAbort, { once: true })
-    let release: (() => void) | undefined
+    if (signal.aborted) onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    this.live.add(controller)
+    let settled = false
     const settle = () => {
+      if (settled) return
+      settled = true
       release?.()
-      input.signal.removeEventListener('abort', onAbort)
+      signal.removeEventListener('abort', onAbort)
       this.live.delete(controller)
       if (this.live.size === 0) this.idle?.()
     }
-    this.live.add(controller)
-    try {
-      if (this.closing) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
-      const version = resolveVersion(header(input.headers, 'version'), route.versionRequired)
-      const principal = route.scope ? this.authenticate(header(input.headers, 'x-api-key'), route.scope) : undefined
-      if (principal) await this.limiter.hit(principal.keyId)
-      if (principal && route.concurrent) release = await this.limiter.acquire(principal.keyId)
-      const response = await route.handle({
-        engine: this.engine,
-        version,
-        principal,
-        body: route.rawBody ? undefined : parseBody(input.body),
-        rawBody: route.rawBody && Buffer.isBuffer(input.body) ? input.body : undefined,
-        params: input.params ?? {},
-        headers: input.headers,
-        signal: controller.signal,
-        charge: async (characters) => {
-          if (principal) await this.limiter.charge(principal.keyId, characters)
-        },
-      })
-      if (!('stream' in response)) {
-        settle()
-        return response
-      }
-      const stream = response.stream
-      return {
-        ...response,
-        stream: (async function* () {
-          try {
-            yield* stream
-          } finally {
+    return {
+      route,
+      bodyLimit,
+      abandon: settle,
+      run: async (body) => {
+        try {
+          const response = await route.handle({
+            engine: this.engine,
+            version,
+            principal,
+            body: routeBody(route, body),
+            params,
+            headers,
+            signal: controller.signal,
+            charge: async (characters) => {
+              if (principal) await this.limiter.charge(principal.keyId, characters)
+            },
+          })
+          if (!('stream' in response)) {
             settle()
+            return response
           }
-        })(),
-      }
+          const stream = response.stream
+          return {
+            ...response,
+            stream: (async function* () {
+              try {
+                yield* stream
+              } finally {
+                settle()
+              }
+            })(),
+          }
+        } catch (error) {
+          settle()
+          return errorResponse(error)
+        }
+      },
+    }
+  }
+
+  /** Runs one route on a body already read; never throws: a failure is its error response. */
+  async handle(route: AnyRoute, input: ServiceInput): Promise<RouteResponse> {
+    let admitted: AdmittedRequest
+    try {
+      admitted = await this.admit(route, input.headers, input.params ?? {}, input.signal)
     } catch (error) {
-      settle()
       return errorResponse(error)
     }
+    return admitted.run(input.body)
   }
 
   /** The verified key for a request needing `scope`, else 401 INVALID_API_KEY. */
@@ -204,21 +252,21 @@ export class TtsService {
     return principal
   }
 
-  /** A realtime session for an accepted WebSocket; each live context holds one of the key's concurrency slots. */
-  openRealtime(principal: Principal, writable: () => Promise<void> | undefined): RealtimeSession {
-    const session = new RealtimeSession({
+  /** A realtime connection for an accepted WebSocket; each live context holds one of the key's concurrency slots. */
+  openRealtime(principal: Principal, writable: () => Promise<void> | undefined): RealtimeConnection {
+    const connection = new RealtimeConnection({
       engine: this.engine,
       limits: this.realtimeLimits,
       admitContext: () => this.limiter.acquire(principal.keyId),
       chargeText: (characters) => this.limiter.charge(principal.keyId, characters),
       writable,
     })
-    this.sessions.add(session)
-    session.once('close', () => {
-      this.sessions.delete(session)
-      if (this.sessions.size === 0 && this.live.size === 0) this.idle?.()
+    this.connections.add(connection)
+    connection.once('close', () => {
+      this.connections.delete(connection)
+      if (this.connections.size === 0 && this.live.size === 0) this.idle?.()
     })
-    return session
+    return connection
   }
 
   logRequest(entry: RequestLog): void {
@@ -231,10 +279,10 @@ export class TtsService {
    */
   async close(deadlineMs = 10_000): Promise<void> {
     this.closing = true
-    for (const session of this.sessions) void session.closeConnection()
+    for (const connection of this.connections) void connection.closeConnection()
     const drained = new Promise<void>((resolve) => {
       this.idle = () => {
-        if (this.live.size === 0 && this.sessions.size === 0) resolve()
+        if (this.live.size === 0 && this.connections.size === 0) resolve()
       }
       this.idle()
     })
@@ -243,7 +291,7 @@ export class TtsService {
     await Promise.race([drained, deadline])
     clearTimeout(timer)
     for (const controller of this.live) controller.abort(new TtsError('SERVER_CLOSING', 'the server shut down'))
-    for (const session of this.sessions) session.destroy()
+    for (const connection of this.connections) connection.destroy()
   }
 }
 

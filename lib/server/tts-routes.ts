@@ -1,21 +1,16 @@
 /** The SPEC's status and text-to-speech operations, as routes. */
-import { CONTENT_TYPES, type Container, type OutputFormat } from '../audio/format.js'
-import { parseOutputFormat, parseWith, SYNTHESIS_FIELD_CODES, synthesisRequestSchema } from '../schemas.js'
-import type { Route, RouteContext } from './routes.js'
-import { VOICE_OPERATIONS } from './voices.js'
+import { CONTENT_TYPES, type Container } from '../audio/format.js'
+import { formatIn, SYNTHESIS_FIELD_CODES, synthesisRequestSchema, type ParsedSynthesisRequest } from '../engine/requests.js'
+import { route, type AnyRoute, type RouteContext } from './routes.js'
 
 export const WEBSOCKET_PATH = '/text_to_speech/websocket/ws'
 
-function contentType(format: OutputFormat): string {
-  return CONTENT_TYPES[format.container]
-}
+const synthesisBody = { schema: synthesisRequestSchema, what: 'synthesis request', fieldCodes: SYNTHESIS_FIELD_CODES }
 
-/** Validates the body (400 with the issue path), charges its characters, and resolves its output format. */
-async function synthesisBody(context: RouteContext, defaultContainer: Container) {
-  const request = parseWith(synthesisRequestSchema, context.body, 'synthesis request', SYNTHESIS_FIELD_CODES)
-  const format = parseOutputFormat(request.output_format, defaultContainer)
-  await context.charge(request.transcript.length)
-  return { request, format }
+/** Charges the request's characters; its content type by the call's default container. */
+async function charged({ body, charge }: RouteContext<ParsedSynthesisRequest>, defaultContainer: Container): Promise<string> {
+  await charge(body.transcript.length)
+  return CONTENT_TYPES[formatIn(body.output_format, defaultContainer).container]
 }
 
 /** The first chunk is awaited before answering, so a request that fails early gets its real status. */
@@ -28,60 +23,49 @@ async function startStream(stream: AsyncGenerator<Buffer>): Promise<AsyncIterabl
   })()
 }
 
-export const TTS_ROUTES: readonly Route[] = [
-  {
+export const TTS_ROUTES: readonly AnyRoute[] = [
+  route({
     method: 'GET',
     path: '/',
     scope: null,
     versionRequired: true,
     concurrent: false,
     handle: async ({ version }) => ({ status: 200, json: { status: 'ok', version } }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/text_to_speech',
     scope: 'text_to_speech',
     versionRequired: false,
     concurrent: true,
+    body: synthesisBody,
     handle: async (context) => {
-      const { request, format } = await synthesisBody(context, 'wav')
-      const audio = await context.engine.synthesize({ ...request, output_format: format }, { signal: context.signal })
-      return { status: 200, headers: { 'content-type': contentType(format) }, body: audio }
+      const type = await charged(context, 'wav')
+      return { status: 200, headers: { 'content-type': type }, body: await context.engine.synthesize(context.body, { signal: context.signal }) }
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/text_to_speech/streaming',
     scope: 'text_to_speech',
     versionRequired: false,
     concurrent: true,
+    body: synthesisBody,
     handle: async (context) => {
-      const { request, format } = await synthesisBody(context, 'raw')
-      const stream = context.engine.stream({ ...request, output_format: format }, { signal: context.signal })
-      return { status: 200, headers: { 'content-type': contentType(format) }, stream: await startStream(stream) }
+      const type = await charged(context, 'raw')
+      return { status: 200, headers: { 'content-type': type }, stream: await startStream(context.engine.stream(context.body, { signal: context.signal })) }
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/text_to_speech/with_timestamps',
     scope: 'text_to_speech',
     versionRequired: false,
     concurrent: true,
+    body: synthesisBody,
     handle: async (context) => {
-      const { request, format } = await synthesisBody(context, 'raw')
-      return { status: 200, json: await context.engine.synthesizeWithTimestamps({ ...request, output_format: format }, { signal: context.signal }) }
+      await charged(context, 'raw')
+      return { status: 200, json: await context.engine.synthesizeWithTimestamps(context.body, { signal: context.signal }) }
     },
-  },
+  }),
 ]
-
-/** The voice operations (lib/server/voices.ts) as routes: the `voices` scope; clone and preview hold a concurrency slot. */
-export const VOICE_ROUTES: readonly Route[] = VOICE_OPERATIONS.map((operation) => ({
-  method: operation.method,
-  path: operation.path,
-  scope: 'voices',
-  versionRequired: false,
-  concurrent: operation.path === '/voices/clone' || operation.path.endsWith('/preview'),
-  rawBody: operation.rawBody,
-  maxBodyBytes: Math.max(1, operation.maxBodyBytes),  // 0 (no body) is not a limit every framework takes
-  handle: ({ engine, params, body, rawBody, headers, signal }) => operation.handle(engine, { params, body, headers, signal, ...(rawBody && { rawBody }) }),
-}))

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { abortable } from '../abortable.js'
+import { abortable } from '../errors.js'
 import { MAX_TEXT_PIECE_CHARS } from './bounds.js'
 
 /** The part of a kuromoji token we use (kuromoji ships no types). */

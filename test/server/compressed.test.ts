@@ -37,7 +37,7 @@ describe.each(ADAPTERS)('compressed audio on %s', (adapter) => {
     expect(response.status).toBe(400)
     const body = (await response.json()) as { error_code: string; extra: { issues: { path: string[] }[] } }
     expect(body.error_code).toBe('FORMAT_NOT_RECOGNIZED')
-    expect(body.extra.issues[0]!.path).toEqual(['bit_rate'])
+    expect(body.extra.issues[0]!.path).toEqual(['output_format', 'bit_rate'])
   })
 })
 

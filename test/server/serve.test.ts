@@ -10,11 +10,11 @@ import { ADAPTERS } from '../helpers/server.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli.ts', ...args], { cwd: root })
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { cwd: root })
 
 /** Starts `svc-tts serve` and collects its stdout lines. */
 function serve(dataDir: string, framework: string): { child: ChildProcess; lines: string[]; waitFor(test: (line: string) => boolean): Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--framework', framework], { cwd: root, env: { ...process.env, SVC_TTS_API_KEYS: '' } })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--framework', framework], { cwd: root, env: { ...process.env, SVC_TTS_API_KEYS: '' } })
   const lines: string[] = []
   let pending = ''
   const waiters: { test: (line: string) => boolean; resolve: (line: string) => void }[] = []

@@ -9,7 +9,7 @@ import {
   type Engine,
   type ListVoicesOptions,
   type ModelId,
-  type SessionRequest,
+  type SpeechSessionRequest,
   type SpeechChunk,
   type SynthesisRequest,
   type synthesisRequestSchema,
@@ -76,7 +76,7 @@ export async function synthesisRequests(engine: Engine): Promise<void> {
 }
 
 export async function sessions(engine: Engine): Promise<void> {
-  const request: SessionRequest = { model_id: 'svc_flash_v1.5', voice, speed: 0.75 }
+  const request: SpeechSessionRequest = { model_id: 'svc_flash_v1.5', voice, speed: 0.75 }
   const session = await engine.open(request)
   session.write('Hello ')
   session.end()

@@ -16,7 +16,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 it('an @ts-expect-error over a line that compiles is an error; one over a real error is not', () => {
   const probe = path.join(scratch, 'probe.ts')
   writeFileSync(probe, [
-    `import type { SynthesisRequest } from ${JSON.stringify(path.join(ROOT, 'lib/schemas.js'))}`,
+    `import type { SynthesisRequest } from ${JSON.stringify(path.join(ROOT, 'lib/schemas/index.js'))}`,
     '// @ts-expect-error (dead: the request below is valid)',
     `export const valid: SynthesisRequest = { model_id: 'svc_pro_v1.0', transcript: 'Hi.', voice: { mode: 'id', id: 'x' } }`,
     '// @ts-expect-error (live: 11025 is not a sample rate the engine makes)',

@@ -18,7 +18,7 @@ const FORMATS: [string, () => Buffer, string][] = [
   ['MP3', () => MP3_SAMPLE, 'audio/mpeg'],
 ]
 
-const store = (engine as unknown as { voiceStore: VoiceStore }).voiceStore
+const store = (engine as unknown as { store: VoiceStore }).store
 
 async function customIds(): Promise<string[]> {
   return (await engine.voices.list({ voice_type: 'CUSTOM', limit: 100 })).voices.map((v) => v.voice_id)

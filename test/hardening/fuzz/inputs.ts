@@ -3,7 +3,7 @@
  * Unicode oddities, punctuation runs, long tokens and breaks, for every model, language, voice
  * and output format. Input `index` of seed `seed` is always the same request.
  */
-import { DEFAULT_MODELS } from '../../../lib/models.js'
+import { DEFAULT_MODELS } from '../../../lib/engine/models.js'
 import { PREDEFINED_VOICES } from '../../../lib/voices/predefined.js'
 import { random } from '../../helpers/random.js'
 

@@ -1,9 +1,9 @@
-import { TtsError } from './errors.js'
-import type { LoadedPack } from './neural/packs.js'
-import { LANGUAGES, type Language, type PlanBackend } from './text/types.js'
+import { TtsError } from '../errors.js'
+import type { LoadedPack } from '../neural/packs.js'
+import { LANGUAGES, type Language, type PlanBackend } from '../text/types.js'
 
-/** A model id of the SPEC, mapped to the backend that speaks it and the languages it has. */
-export interface ModelPack {
+/** A model id of the engine (the SPEC's three, and those of neural packs), mapped to what speaks it and the languages it has. */
+export interface ModelEntry {
   id: string
   backend: PlanBackend
   languages: readonly Language[]
@@ -13,8 +13,8 @@ export interface ModelPack {
 }
 
 /** The default registry with some model ids served by neural packs instead (other ids keep their builtin backend). */
-export function modelsWithPacks(packs: readonly LoadedPack[]): ModelPack[] {
-  const byId = new Map<string, ModelPack>(DEFAULT_MODELS.map((m) => [m.id, m]))
+export function modelsWithPacks(packs: readonly LoadedPack[]): ModelEntry[] {
+  const byId = new Map<string, ModelEntry>(DEFAULT_MODELS.map((m) => [m.id, m]))
   for (const pack of packs) {
     byId.set(pack.modelId, {
       id: pack.modelId,
@@ -37,19 +37,19 @@ export const DEFAULT_MODELS = [
     description: 'Fast streaming. 6 languages (espeak-ng).',
   },
   { id: 'svc_flash_v1.0', backend: 'espeak', languages: LANGUAGES, description: 'Legacy. 15 languages (espeak-ng).' },
-] as const satisfies readonly ModelPack[]
+] as const satisfies readonly ModelEntry[]
 
 /** A model id of the SPEC. An engine with neural packs also takes the ids its `models` option names. */
 export type ModelId = (typeof DEFAULT_MODELS)[number]['id']
 
 export class ModelRegistry {
-  private readonly byId: Map<string, ModelPack>
+  private readonly byId: Map<string, ModelEntry>
 
-  constructor(models: readonly ModelPack[] = DEFAULT_MODELS) {
+  constructor(models: readonly ModelEntry[] = DEFAULT_MODELS) {
     this.byId = new Map(models.map((m) => [m.id, m]))
   }
 
-  get(id: string): ModelPack {
+  get(id: string): ModelEntry {
     const model = this.byId.get(id)
     if (!model) {
       throw new TtsError('MODEL_NOT_FOUND', `model_id '${id}' is not one of: ${[...this.byId.keys()].join(', ')}`)
@@ -57,7 +57,7 @@ export class ModelRegistry {
     return model
   }
 
-  list(): ModelPack[] {
+  list(): ModelEntry[] {
     return [...this.byId.values()]
   }
 }

@@ -4,9 +4,9 @@
  * carries what the encoder made of it, so the bytes read so far always form a decodable file
  * (headers in the first chunk); the last chunk carries the encoder's tail.
  */
-import { pcmRate, type CompressedContainer, type OutputFormat } from './audio/format.js'
-import { fromNativeError, type NativeAddon, type NativeAudioEncoder, type NativeEncoderConfig } from './native.js'
-import type { SpeechChunk, SpeechSession } from './session.js'
+import { pcmRate, type CompressedContainer, type OutputFormat } from '../audio/format.js'
+import { fromNativeError, type NativeAddon, type NativeAudioEncoder, type NativeEncoderConfig } from '../native.js'
+import type { SpeechChunk, SpeechSession } from './speech-session.js'
 
 const CODECS: Record<CompressedContainer, NativeEncoderConfig['codec']> = { mp3: 'mp3', ogg: 'opus', flac: 'flac' }
 

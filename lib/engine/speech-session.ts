@@ -7,11 +7,11 @@
  */
 import { AlignmentBuilder, type TimedWord } from './alignment.js'
 import type { CallScope } from './call-scope.js'
-import { TtsError } from './errors.js'
-import { fromNativeError, type NativeChunk, type NativeChunkPlan, type NativeSynthStream } from './native.js'
-import type { SpeechPlanCheck } from './text/bounds.js'
-import { nextPlanningTurn, SpeechPlanner } from './text/plan.js'
-import type { Chunk, PlanOptions, SourceWord } from './text/types.js'
+import { TtsError } from '../errors.js'
+import { fromNativeError, type NativeChunk, type NativeChunkPlan, type NativeSynthStream } from '../native.js'
+import type { SpeechPlanCheck } from '../text/bounds.js'
+import { nextPlanningTurn, SpeechPlanner } from '../text/plan.js'
+import type { Chunk, PlanOptions, SourceWord } from '../text/types.js'
 
 /**
  * The first take of a session plans about this many characters (a sentence or two), so that the

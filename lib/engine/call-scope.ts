@@ -4,7 +4,7 @@
  * end. The engine holds its calls only weakly: a stream its consumer drops is collected, and a
  * FinalizationRegistry then cancels its native work.
  */
-import { abortedError, TtsError } from './errors.js'
+import { abortedError, TtsError } from '../errors.js'
 
 /** What must happen when a call ends or is collected; it holds the call's controller only weakly. */
 interface Cleanup {
@@ -64,12 +64,50 @@ export class CallScope {
   }
 }
 
+/** The second argument of every engine call. */
+export interface CallOptions {
+  signal?: AbortSignal
+}
+
+/** The caller's signal, from call options checked by hand: one field, and no request to count as a parse. */
+function callerSignal(options: unknown): AbortSignal | undefined {
+  if (options === undefined) return undefined
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TtsError('INVALID_REQUEST', 'invalid call options: expected an object such as { signal }')
+  }
+  let signal: unknown
+  try {
+    const unknown = Object.keys(options).filter((key) => key !== 'signal')
+    if (unknown.length > 0) throw new TtsError('INVALID_REQUEST', `invalid call options: unknown field '${unknown[0]}' (call options take signal)`)
+    signal = (options as { signal?: unknown }).signal
+  } catch (cause) {
+    if (cause instanceof TtsError) throw cause
+    throw new TtsError('INVALID_REQUEST', `invalid call options: reading them threw ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TtsError('INVALID_REQUEST', 'invalid call options: signal must be an AbortSignal')
+  return signal
+}
+
 /** The calls of one engine, to abort them all on close(). */
 export class CallTracker {
   private readonly calls = new Set<WeakRef<AbortController>>()
+  private closedWith: TtsError | undefined
 
-  begin(callerSignal: AbortSignal | undefined): CallScope {
-    return new CallScope(this.calls, callerSignal)
+  /** Starts a call under the caller's options ({ signal }); ENGINE_CLOSED once the engine is closed. */
+  begin(options: unknown): CallScope {
+    const signal = callerSignal(options)
+    this.assertOpen()
+    return new CallScope(this.calls, signal)
+  }
+
+  assertOpen(): void {
+    if (this.closedWith) throw this.closedWith
+  }
+
+  /** Aborts every call in flight, and refuses new ones, with `reason`. */
+  close(reason: TtsError): void {
+    this.closedWith = reason
+    this.abortAll(reason)
   }
 
   abortAll(reason: TtsError): void {

@@ -5,16 +5,16 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { CONTAINERS } from './audio/format.js'
-import { createEngine } from './engine.js'
-import { TtsError } from './errors.js'
-import { asCliError, exitCodeOf, usageError } from './cli/exit.js'
-import { listModels, listVoices } from './cli/lists.js'
-import { say } from './cli/say.js'
-import { textSource } from './cli/text.js'
-import { readModelsDir } from './neural/models-dir.js'
-import { defaultDataDir, FRAMEWORKS, manageKeys, serve, type Framework } from './server/serve.js'
-import { LANGUAGES } from './text/types.js'
+import { CONTAINERS } from '../audio/format.js'
+import { createEngine } from '../engine/engine.js'
+import { TtsError } from '../errors.js'
+import { asCliError, exitCodeOf, usageError } from './exit.js'
+import { listModels, listVoices } from './lists.js'
+import { say } from './say.js'
+import { textSource } from './text.js'
+import { readModelsDir } from '../neural/models-dir.js'
+import { defaultDataDir, FRAMEWORKS, manageKeys, serve, type Framework } from '../server/serve.js'
+import { LANGUAGES } from '../text/types.js'
 
 const USAGE = `usage:
   svc-tts say "text" --out FILE [options]      speak text into FILE (.wav .mp3 .ogg .flac .raw), - for stdout
@@ -34,9 +34,9 @@ say options:
   --quiet, -q             no progress bar, no summary line
   --models-dir DIR        serve model ids from the packs in DIR/svc-tts.models.json (say, voices, models, serve)`
 
-/** The package's version, from the package.json beside the compiled module (dist/) or the source (lib/). */
+/** The package's version, from the package.json two folders up from the compiled module (dist/cli/) or the source (lib/cli/). */
 function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   return manifest.version
 }
 

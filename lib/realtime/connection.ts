@@ -6,9 +6,10 @@
  * chunk is checked against the context's current generation right before it is emitted.
  */
 import { EventEmitter } from 'node:events'
-import type { Engine, SpeechChunk, SpeechSession } from '../engine.js'
+import type { Engine, SpeechChunk, SpeechSession } from '../engine/engine.js'
+import type { ParsedSpeechRequest } from '../engine/requests.js'
+import { sessionRequestFrom, type ResolvedRequest } from '../engine/resolve.js'
 import { TtsError, isTtsError } from '../errors.js'
-import { parseOutputFormat, type SessionRequest as EngineSessionRequest } from '../schemas.js'
 import {
   DEFAULT_CONTEXT_ID,
   parseClientMessage,
@@ -20,9 +21,6 @@ import {
   type ServerMessage,
   type TextMessage,
 } from './messages.js'
-
-/** A synthesis request without its transcript: what a context generation speaks with. */
-export type SessionRequest = Omit<EngineSessionRequest<string>, 'transcript'>
 
 export interface RealtimeLimits {
   /** Live contexts on one connection (default 64). */
@@ -45,7 +43,7 @@ export interface RealtimeHooks {
   writable?(): Promise<void> | undefined
 }
 
-export interface RealtimeSessionOptions extends RealtimeHooks {
+export interface RealtimeConnectionOptions extends RealtimeHooks {
   /** Any model id: the client's requests are checked at run time. */
   engine: Engine<string>
   limits?: Partial<RealtimeLimits>
@@ -60,12 +58,15 @@ interface Generation {
   done: Promise<void>
 }
 
+/** What initializeConnection said: the request every context speaks with unless it overrides a field. */
 interface Connection {
-  request: SessionRequest
+  request: ParsedSpeechRequest
+  /** The request resolved once, for every context that keeps it as it is. */
+  resolved: ResolvedRequest
   addTimestamps: boolean
 }
 
-export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; close: [] }> {
+export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage]; close: [] }> {
   private connection: Connection | undefined
   private readonly contexts = new Map<string, Generation>()
   private readonly limits: RealtimeLimits
@@ -73,7 +74,7 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
   private idleTimer: NodeJS.Timeout | undefined
   private state: 'open' | 'closing' | 'closed' = 'open'
 
-  constructor(private readonly options: RealtimeSessionOptions) {
+  constructor(private readonly options: RealtimeConnectionOptions) {
     super()
     this.limits = { ...DEFAULT_REALTIME_LIMITS, ...options.limits }
     this.armIdleTimer()
@@ -106,13 +107,14 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
 
   async initializeConnection(message: InitializeConnection): Promise<void> {
     if (this.connection) throw new TtsError('INVALID_MESSAGE', 'the connection is already initialised')
-    const { add_timestamps: addTimestamps = false, ...request } = message
-    const format = parseOutputFormat(request.output_format, 'raw')
+    const { add_timestamps: addTimestamps = false, ...fields } = message
     // Each context's audio is a stream of messages: raw PCM, or a compressed stream whose chunks join into a file.
-    if (format.container === 'wav') throw new TtsError('FORMAT_NOT_RECOGNIZED', 'the WebSocket sends raw or compressed audio (raw, mp3, ogg, flac), not wav')
-    this.options.engine.models.get(request.model_id)
-    await this.options.engine.voices.get(request.voice.id)
-    this.connection = { request: { ...request, output_format: format }, addTimestamps }
+    if (fields.output_format?.container === 'wav') {
+      throw new TtsError('FORMAT_NOT_RECOGNIZED', 'the WebSocket sends raw or compressed audio (raw, mp3, ogg, flac), not wav')
+    }
+    const request = sessionRequestFrom(fields)
+    const resolved = await this.options.engine.resolve(request, { container: 'raw' })
+    this.connection = { request, resolved, addTimestamps }
   }
 
   /** initializeContext or sendText: a context that is not live, or one given overrides, starts a new generation. */
@@ -188,13 +190,9 @@ export class RealtimeSession extends EventEmitter<{ message: [ServerMessage]; cl
     this.checkLength(id, message.transcript.length)
     await this.options.chargeText?.(message.transcript.length)
     const release = (await this.options.admitContext?.()) ?? (() => {})
-    const request: SessionRequest = {
-      ...connection.request,
-      ...(message.model_id !== undefined && { model_id: message.model_id }),
-      ...(message.voice !== undefined && { voice: message.voice }),
-      ...(message.language !== undefined && { language: message.language }),
-      ...(message.speed !== undefined && { speed: message.speed }),
-    }
+    const { model_id, voice, language, speed } = message
+    const overridden = model_id !== undefined || voice !== undefined || language !== undefined || speed !== undefined
+    const request = overridden ? sessionRequestFrom(connection.request, { model_id, voice, language, speed }) : connection.resolved
     let speech: SpeechSession
     try {
       speech = await this.options.engine.open(request)

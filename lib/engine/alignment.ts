@@ -3,8 +3,8 @@
  * A word's time spans every event of its spoken expansion ("$3.50" covers "three dollars fifty
  * cents"); a phoneme override is one word spanning its whole piece.
  */
-import type { NativeChunk, NativeTextPosition } from './native.js'
-import type { Chunk, SourceWord, TextPiece } from './text/types.js'
+import type { NativeChunk, NativeTextPosition } from '../native.js'
+import type { Chunk, SourceWord, TextPiece } from '../text/types.js'
 
 export interface TimedWord {
   /** Index into the plan's words. */

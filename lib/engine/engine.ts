@@ -1,0 +1,252 @@
+/**
+ * The engine: the library's one entry. It delegates: requests to the gate (lib/engine/resolve.ts),
+ * speech to writable speech sessions on native streams (lib/engine/speech.ts), voices to the voice
+ * library (lib/voices/library.ts). Every entry point is built on a session, a transport-agnostic
+ * stream of audio chunks that each know their words, so one-shot audio is exactly the streamed
+ * chunks joined, and text written in pieces sounds the same.
+ */
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { wavHeader, type Container } from '../audio/format.js'
+import { TtsError } from '../errors.js'
+import { bundledEspeakDataPath, fromNativeError, loadNative, type NativeAddon, type NativeCounters } from '../native.js'
+import type { PackOptions } from '../neural/options.js'
+import { loadPack, type LoadedPack } from '../neural/packs.js'
+import { CombinedVoiceStore, PackVoiceStore } from '../neural/voices.js'
+import { DEFAULT_MAX_AUDIO_SECONDS } from '../text/bounds.js'
+import type { BackendKind, Language } from '../text/types.js'
+import { parseWith } from '../validation/parse.js'
+import { CALIBRATION_RATE, calibrationText, VoiceLibrary, type VoiceRenderer } from '../voices/library.js'
+import { PREVIEW_MODEL_ID } from '../voices/preview.js'
+import { SqliteVoiceStore } from '../voices/sqlite-store.js'
+import type { BackendTuning, StoredVoice, VoiceStore } from '../voices/types.js'
+import type { Alignment } from './alignment.js'
+import { CallTracker, type CallOptions, type CallScope } from './call-scope.js'
+import { DEFAULT_MODELS, ModelRegistry, modelsWithPacks, type ModelEntry, type ModelId } from './models.js'
+import { DEFAULT_MAX_TRANSCRIPT_CHARS, DEFAULT_THREAD_NICE, engineOptionsSchema, type EngineOptions } from './options.js'
+import type { SpeechSessionRequest, SynthesisRequest } from './requests.js'
+import { RequestResolver, type RequestKind, type ResolvedRequest } from './resolve.js'
+import { Speech } from './speech.js'
+import type { SpeechChunk, SpeechSession } from './speech-session.js'
+
+export type { CallOptions } from './call-scope.js'
+export type { EngineOptions } from './options.js'
+export type { SpeechChunk, SpeechSession } from './speech-session.js'
+export type { VoiceBatch } from '../voices/library.js'
+
+export interface TimestampedSpeech {
+  audio_base64: string
+  alignment: Alignment
+}
+
+const CALIBRATION_FORMAT = { container: 'raw', encoding: 'pcm_f32le', sample_rate: CALIBRATION_RATE } as const
+
+function openVoiceStore(dataDir: string | undefined): VoiceStore {
+  if (dataDir === undefined) return new SqliteVoiceStore(':memory:')
+  mkdirSync(dataDir, { recursive: true })
+  return new SqliteVoiceStore(path.join(dataDir, 'voices.db'))
+}
+
+/**
+ * `PackModelId`: model ids beyond the SPEC's three, served by the neural packs of the `models`
+ * option (createEngine infers them). Requests are typed with them and checked again at run time.
+ */
+export class Engine<PackModelId extends string = never> {
+  readonly models: ModelRegistry
+  /** The voice library: every operation of the SPEC's voice API. */
+  readonly voices: VoiceLibrary
+  private readonly store: VoiceStore
+  private readonly ownsStore: boolean
+  private readonly gate: RequestResolver
+  private readonly speech: Speech
+  private readonly calls = new CallTracker()
+
+  constructor(
+    private readonly native: NativeAddon,
+    options: EngineOptions,
+    private readonly packs: readonly LoadedPack[] = [],
+  ) {
+    const maxTranscriptChars = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS
+    this.models = new ModelRegistry(modelsWithPacks(packs))
+    const packVoices = new PackVoiceStore(packs)
+    this.ownsStore = options.voiceStore === undefined
+    this.store = new CombinedVoiceStore(options.voiceStore ?? openVoiceStore(options.dataDir), packVoices)
+    this.voices = new VoiceLibrary(native, this.store, this.renderer())
+    this.gate = new RequestResolver(this.models, this.voices, { maxTranscriptChars }, (model, voice, language, tuning) =>
+      this.calibrate(model, voice, language, tuning),
+    )
+    this.speech = new Speech(native, packVoices, {
+      queueCapacity: options.queueCapacity ?? 2,
+      aheadSeconds: options.aheadSeconds ?? 5,
+      maxTranscriptChars,
+      maxAudioSeconds: options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS,
+    })
+  }
+
+  /** One audio file for the whole transcript (container defaults to wav). */
+  async synthesize(request: SynthesisRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): Promise<Buffer> {
+    return this.within(options, async (scope) => (await this.speech.render(await this.resolveIn(request, 'synthesis', 'wav', scope), scope)).audio)
+  }
+
+  /** Audio as it is made, in the requested output_format (container defaults to raw). */
+  async *stream(request: SynthesisRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): AsyncGenerator<Buffer> {
+    const scope = this.calls.begin(options)
+    try {
+      const resolved = await this.resolveIn(request, 'synthesis', 'raw', scope)
+      // The WAV header goes out with the first audio, so a transcript that fails to plan sends nothing.
+      let header = resolved.format.container === 'wav' ? wavHeader(resolved.format) : undefined
+      for await (const chunk of this.speech.run(resolved, scope)) {
+        if (chunk.audio.length === 0) continue  // a compressed chunk the encoder kept whole for later
+        yield header ? Buffer.concat([header, chunk.audio]) : chunk.audio
+        header = undefined
+      }
+      if (header) yield header  // breaks of zero length only: still a valid, empty WAV
+    } finally {
+      scope.end()
+    }
+  }
+
+  /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
+  async synthesizeWithTimestamps(request: SynthesisRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): Promise<TimestampedSpeech> {
+    const { audio, words } = await this.within(options, async (scope) => this.speech.render(await this.resolveIn(request, 'synthesis', 'raw', scope), scope))
+    return {
+      audio_base64: audio.toString('base64'),
+      alignment: {
+        words: words.map((w) => w.text),
+        word_start_times_milliseconds: words.map((w) => w.startMs),
+        word_end_times_milliseconds: words.map((w) => w.endMs),
+      },
+    }
+  }
+
+  /** The transport-agnostic stream: audio chunks in the requested format (no WAV header; compressed containers give encoded bytes), each with its words. */
+  async *speak(request: SynthesisRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): AsyncGenerator<SpeechChunk> {
+    const scope = this.calls.begin(options)
+    try {
+      yield* this.speech.run(await this.resolveIn(request, 'synthesis', 'raw', scope), scope)
+    } finally {
+      scope.end()
+    }
+  }
+
+  /**
+   * A writable speech session: write text as it comes (an LLM's tokens, a chat's messages), read
+   * the audio as it is made. `request` is a synthesis request whose `transcript` is optional (it
+   * is written at once). Audio and words equal those of the whole text sent in one request.
+   */
+  async open(request: SpeechSessionRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): Promise<SpeechSession> {
+    const scope = this.calls.begin(options)
+    try {
+      const resolved = await this.resolveIn(request, 'session', 'raw', scope)
+      const session = this.speech.session(resolved, scope, { whole: false, onFinish: () => scope.end() })
+      if (resolved.transcript) session.write(resolved.transcript)
+      return session
+    } catch (error) {
+      scope.end()
+      throw error
+    }
+  }
+
+  /**
+   * A session request resolved once for many sessions (a WebSocket connection's contexts): its
+   * model, voice and format looked up and checked now, and trusted by `open` as it is.
+   */
+  async resolve(request: SpeechSessionRequest<ModelId | PackModelId>, options?: CallOptions & { container?: Container }): Promise<ResolvedRequest> {
+    const { container = 'raw', ...callOptions } = options ?? {}
+    return this.within(callOptions, (scope) => this.resolveIn(request, 'session', container, scope))
+  }
+
+  /** Native work in flight, for monitoring (and for tests that check cancellation stops it). */
+  counters(): NativeCounters {
+    return this.native.counters()
+  }
+
+  /** Aborts every call of this engine in flight (resolving, planning or streaming); later calls fail with ENGINE_CLOSED. */
+  async close(): Promise<void> {
+    for (const pack of this.packs) this.native.unloadModel(pack.info.handle)  // running streams keep theirs
+    this.calls.close(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
+    if (this.ownsStore) await this.store.close()
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close()
+  }
+
+  private resolveIn(request: unknown, kind: RequestKind, container: Container, scope: CallScope): Promise<ResolvedRequest> {
+    return this.gate.resolve(request, kind, container, scope.signal)
+  }
+
+  /** Runs `work` as one call of the engine: under the caller's signal and close(), ended however it ends. */
+  private async within<T>(options: unknown, work: (scope: CallScope) => Promise<T>): Promise<T> {
+    const scope = this.calls.begin(options)
+    try {
+      return await work(scope)
+    } finally {
+      scope.end()
+    }
+  }
+
+  /** Speech for the voice library: calibration renders and previews, as calls of this engine. */
+  private renderer(): VoiceRenderer {
+    return {
+      begin: (options) => this.calls.begin(options),
+      assertOpen: () => this.calls.assertOpen(),
+      // The builtin model, even where a neural pack now serves its id: clones are fitted on the builtin backends.
+      calibration: (backend: BackendKind, voice: StoredVoice, text: string, signal: AbortSignal) => {
+        const model = DEFAULT_MODELS.find((m) => m.backend === backend && m.languages.includes('en'))
+        if (!model) throw new TtsError('SYNTHESIS_FAILED', `no model speaks English on ${backend} to fit a cloned voice with`)
+        return this.renderCalibration({ model, language: 'en', voice }, text, signal)
+      },
+      preview: (voice: StoredVoice, text: string, signal: AbortSignal) =>
+        this.within({ signal }, async (scope) => {
+          const model = this.models.get(PREVIEW_MODEL_ID)
+          const format = { container: 'wav', encoding: 'pcm_s16le', sample_rate: 22050 } as const
+          return (await this.speech.render({ transcript: text, speed: 1, model, language: voice.record.language, voice, format }, scope)).audio
+        }),
+    }
+  }
+
+  /** A cloned voice's calibration on a pack, under no caller's signal: every request waiting for the fit shares it. */
+  private calibrate(model: ModelEntry, voice: StoredVoice, language: Language, packTuning: BackendTuning): Promise<Buffer> {
+    return this.within(undefined, (scope) => this.renderCalibration({ model, language, voice, packTuning }, calibrationText(language), scope.signal))
+  }
+
+  /** Mono float PCM at the calibration rate; the render has its own scope under `signal`, so its cancel hooks go when it ends. */
+  private renderCalibration(request: Pick<ResolvedRequest, 'model' | 'language' | 'voice' | 'packTuning'>, transcript: string, signal: AbortSignal): Promise<Buffer> {
+    return this.within({ signal }, async (scope) => (await this.speech.render({ ...request, transcript, speed: 1, format: CALIBRATION_FORMAT }, scope)).audio)
+  }
+}
+
+/** Loads the addon, starts its engines off the main thread, and returns a ready engine. */
+export async function createEngine<Packs extends Record<string, PackOptions> = {}>(
+  options: EngineOptions<Packs> = {},
+): Promise<Engine<Extract<keyof Packs, string>>> {
+  const checked = parseWith(engineOptionsSchema, options, 'engine options')
+  const native = loadNative()
+  const espeakDataPath = checked.espeakDataPath ?? bundledEspeakDataPath()
+  try {
+    await native.init({
+      ...(checked.threads !== undefined && { threads: checked.threads }),
+      threadNice: checked.threadNice ?? DEFAULT_THREAD_NICE,
+      ...(espeakDataPath !== undefined && { espeakDataPath }),
+    })
+  } catch (cause) {
+    // Whatever the addon's code, an engine that cannot start is NATIVE_LOAD_FAILED.
+    const error = fromNativeError(cause, 'the native engines failed to start')
+    throw new TtsError('NATIVE_LOAD_FAILED', error.message, { cause, ...(error.extra && { extra: error.extra }) })
+  }
+  const load = {
+    device: checked.device ?? 'cpu',
+    threads: checked.modelThreads ?? 1,
+    warn: checked.onWarning ?? ((message: string) => process.emitWarning(message, 'SvcTtsWarning')),
+  }
+  // Packs load in parallel on the native pool; if one fails, the others are freed again.
+  const results = await Promise.allSettled(Object.entries(checked.models ?? {}).map(([id, pack]) => loadPack(native, id, pack, load)))
+  const packs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (failed) {
+    for (const pack of packs) native.unloadModel(pack.info.handle)
+    throw failed.reason
+  }
+  return new Engine(native, checked, packs)
+}
