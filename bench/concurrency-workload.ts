@@ -2,7 +2,7 @@
  * Child process: for one subject (argv[2]), runs 1, 2, 4 and 8 streams of the 1000-word text at
  * once, each read as fast as it comes, and records throughput and the event-loop timer lag.
  */
-import { createEngine } from '../lib/engine/engine.js'
+import { createEngine } from '../lib/engine/create.js'
 import { TWO_SENTENCES, THOUSAND_WORDS } from './texts.js'
 import { subjectById } from './subjects.js'
 import { timeSpeech } from './timed-speech.js'

@@ -2,7 +2,7 @@
  * Child process: measures the in-process engine for one subject (argv[2]) and prints the result
  * as JSON. Each subject runs in its own process so its peak RSS is its own.
  */
-import { createEngine } from '../lib/engine/engine.js'
+import { createEngine } from '../lib/engine/create.js'
 import { measureSpeaker, type SpeakerMeasurements } from './protocol.js'
 import { peakRssMib } from './rss.js'
 import { subjectById } from './subjects.js'

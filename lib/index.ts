@@ -1,4 +1,5 @@
-export { createEngine, Engine } from './engine/engine.js'
+export { createEngine } from './engine/create.js'
+export { Engine } from './engine/engine.js'
 export type { CallOptions, EngineOptions, SpeechChunk, SpeechSession, TimestampedSpeech, VoiceBatch } from './engine/engine.js'
 export type { Alignment, TimedWord } from './engine/alignment.js'
 export { ModelRegistry, DEFAULT_MODELS } from './engine/models.js'

@@ -1,7 +1,6 @@
 /** `svc-tts voices` and `svc-tts models`: what this installation can speak with. */
 import path from 'node:path'
 import type { Engine } from '../engine/engine.js'
-import { loadNative } from '../native.js'
 import { MODELS_FILE } from '../neural/models-dir.js'
 import { PREDEFINED_VOICES } from '../voices/predefined.js'
 
@@ -21,7 +20,7 @@ export async function listVoices(engine: Engine, language: string | undefined, p
  * device it runs on and the pack's own voices), then where packs come from and how to add them.
  */
 export function listModels(engine: Engine, modelsDir: string | undefined, print: (line: string) => void): void {
-  print(`ONNX Runtime ${loadNative().onnxRuntimeVersion()}`)
+  print(`ONNX Runtime ${engine.onnxRuntimeVersion()}`)
   const models = engine.models.list()
   for (const model of models) {
     const pack = model.pack

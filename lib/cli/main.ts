@@ -6,14 +6,16 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { CONTAINERS } from '../audio/format.js'
-import { createEngine } from '../engine/engine.js'
+import { createEngine } from '../engine/create.js'
 import { TtsError } from '../errors.js'
 import { asCliError, exitCodeOf, usageError } from './exit.js'
 import { listModels, listVoices } from './lists.js'
 import { say } from './say.js'
 import { textSource } from './text.js'
 import { readModelsDir } from '../neural/models-dir.js'
-import { defaultDataDir, FRAMEWORKS, manageKeys, serve, type Framework } from '../server/serve.js'
+import { FRAMEWORKS, type Framework } from '../server/mount.js'
+import { defaultDataDir, manageKeys } from './keys.js'
+import { serve } from './serve.js'
 import { LANGUAGES } from '../text/types.js'
 
 const USAGE = `usage:

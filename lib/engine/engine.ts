@@ -9,13 +9,11 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { wavHeader, type Container } from '../audio/format.js'
 import { TtsError } from '../errors.js'
-import { bundledEspeakDataPath, fromNativeError, loadNative, type NativeAddon, type NativeCounters } from '../native.js'
-import type { PackOptions } from '../neural/options.js'
-import { loadPack, type LoadedPack } from '../neural/packs.js'
+import type { NativeAddon, NativeCounters } from '../native.js'
+import type { LoadedPack } from '../neural/packs.js'
 import { CombinedVoiceStore, PackVoiceStore } from '../neural/voices.js'
 import { DEFAULT_MAX_AUDIO_SECONDS } from '../text/bounds.js'
 import type { BackendKind, Language } from '../text/types.js'
-import { parseWith } from '../validation/parse.js'
 import { CALIBRATION_RATE, calibrationText, VoiceLibrary, type VoiceRenderer } from '../voices/library.js'
 import { PREVIEW_MODEL_ID } from '../voices/preview.js'
 import { SqliteVoiceStore } from '../voices/sqlite-store.js'
@@ -23,7 +21,7 @@ import type { BackendTuning, StoredVoice, VoiceStore } from '../voices/types.js'
 import type { Alignment } from './alignment.js'
 import { CallTracker, type CallOptions, type CallScope } from './call-scope.js'
 import { DEFAULT_MODELS, ModelRegistry, modelsWithPacks, type ModelEntry, type ModelId } from './models.js'
-import { DEFAULT_MAX_TRANSCRIPT_CHARS, DEFAULT_THREAD_NICE, engineOptionsSchema, type EngineOptions } from './options.js'
+import { DEFAULT_MAX_TRANSCRIPT_CHARS, type EngineOptions } from './options.js'
 import type { SpeechSessionRequest, SynthesisRequest } from './requests.js'
 import { RequestResolver, type RequestKind, type ResolvedRequest } from './resolve.js'
 import { Speech } from './speech.js'
@@ -38,7 +36,6 @@ export interface TimestampedSpeech {
   audio_base64: string
   alignment: Alignment
 }
-
 const CALIBRATION_FORMAT = { container: 'raw', encoding: 'pcm_f32le', sample_rate: CALIBRATION_RATE } as const
 
 function openVoiceStore(dataDir: string | undefined): VoiceStore {
@@ -161,6 +158,11 @@ export class Engine<PackModelId extends string = never> {
     return this.native.counters()
   }
 
+  /** The ONNX Runtime the neural packs run on: "1.29.0 (API 29)". */
+  onnxRuntimeVersion(): string {
+    return this.native.onnxRuntimeVersion()
+  }
+
   /** Aborts every call of this engine in flight (resolving, planning or streaming); later calls fail with ENGINE_CLOSED. */
   async close(): Promise<void> {
     for (const pack of this.packs) this.native.unloadModel(pack.info.handle)  // running streams keep theirs
@@ -215,38 +217,4 @@ export class Engine<PackModelId extends string = never> {
   private renderCalibration(request: Pick<ResolvedRequest, 'model' | 'language' | 'voice' | 'packTuning'>, transcript: string, signal: AbortSignal): Promise<Buffer> {
     return this.within({ signal }, async (scope) => (await this.speech.render({ ...request, transcript, speed: 1, format: CALIBRATION_FORMAT }, scope)).audio)
   }
-}
-
-/** Loads the addon, starts its engines off the main thread, and returns a ready engine. */
-export async function createEngine<Packs extends Record<string, PackOptions> = {}>(
-  options: EngineOptions<Packs> = {},
-): Promise<Engine<Extract<keyof Packs, string>>> {
-  const checked = parseWith(engineOptionsSchema, options, 'engine options')
-  const native = loadNative()
-  const espeakDataPath = checked.espeakDataPath ?? bundledEspeakDataPath()
-  try {
-    await native.init({
-      ...(checked.threads !== undefined && { threads: checked.threads }),
-      threadNice: checked.threadNice ?? DEFAULT_THREAD_NICE,
-      ...(espeakDataPath !== undefined && { espeakDataPath }),
-    })
-  } catch (cause) {
-    // Whatever the addon's code, an engine that cannot start is NATIVE_LOAD_FAILED.
-    const error = fromNativeError(cause, 'the native engines failed to start')
-    throw new TtsError('NATIVE_LOAD_FAILED', error.message, { cause, ...(error.extra && { extra: error.extra }) })
-  }
-  const load = {
-    device: checked.device ?? 'cpu',
-    threads: checked.modelThreads ?? 1,
-    warn: checked.onWarning ?? ((message: string) => process.emitWarning(message, 'SvcTtsWarning')),
-  }
-  // Packs load in parallel on the native pool; if one fails, the others are freed again.
-  const results = await Promise.allSettled(Object.entries(checked.models ?? {}).map(([id, pack]) => loadPack(native, id, pack, load)))
-  const packs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
-  if (failed) {
-    for (const pack of packs) native.unloadModel(pack.info.handle)
-    throw failed.reason
-  }
-  return new Engine(native, checked, packs)
 }

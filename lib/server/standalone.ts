@@ -31,7 +31,7 @@ function matcher(route: Route): (path: string) => Record<string, string> | undef
 }
 
 /** How long finished responses get to flush their last bytes before connections are cut. */
-const LAST_BYTES_GRACE_MS = 1000
+export const LAST_BYTES_GRACE_MS = 1000
 
 export async function closeWithin(closed: Promise<void>, server: Server, graceMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined

@@ -1,16 +1,10 @@
-/** Starts the service on each adapter over loopback, and the clients the server tests use. */
-import { createServer, request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+/** Starts the service on each adapter over loopback (the mount `svc-tts serve` uses), and the clients the server tests use. */
+import { request as httpRequest } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import express from 'express'
-import Fastify from 'fastify'
 import WebSocket from 'ws'
 import type { Engine } from '../../lib/index.js'
-import { createTtsRouter } from '../../lib/server/express.js'
-import ttsPlugin from '../../lib/server/fastify.js'
-import { FRAMEWORKS, type Framework } from '../../lib/server/serve.js'
+import { FRAMEWORKS, mount, type Framework } from '../../lib/server/mount.js'
 import { TtsService, type ServiceOptions } from '../../lib/server/service.js'
-import { closeWithin, createTtsServer } from '../../lib/server/standalone.js'
 
 /** The adapters `svc-tts serve --framework` offers; the shared suites run against each. */
 export const ADAPTERS = FRAMEWORKS
@@ -26,38 +20,9 @@ export interface Running {
 
 export async function start(adapter: AdapterName, options: Omit<ServiceOptions, 'engine'> & { engine: Engine }): Promise<Running> {
   const service = new TtsService(options)
-  let close: (deadlineMs?: number) => Promise<void>
-  let address: AddressInfo
-  if (adapter === 'standalone') {
-    const server = createTtsServer(service)
-    address = await server.listen(0, '127.0.0.1')
-    close = (deadlineMs) => server.close(deadlineMs)
-  } else if (adapter === 'express') {
-    const app = express()
-    const router = createTtsRouter(service)
-    app.use(router)
-    const server: Server = createServer(app)
-    router.attachWebSocket(server)
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    address = server.address() as AddressInfo
-    close = async (deadlineMs) => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeIdleConnections()
-      await router.close(deadlineMs)
-      server.closeIdleConnections()
-      await closeWithin(closed, server, 1000)
-    }
-  } else {
-    const app = Fastify()
-    await app.register(ttsPlugin, { service, shutdownDeadlineMs: 10_000 })
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    address = app.server.address() as AddressInfo
-    close = async () => {
-      await app.close()
-    }
-  }
-  const host = `127.0.0.1:${address.port}`
-  return { base: `http://${host}`, ws: `ws://${host}`, service, close }
+  const mounted = await mount(service, adapter, { port: 0, host: '127.0.0.1' })
+  const host = `127.0.0.1:${mounted.address.port}`
+  return { base: `http://${host}`, ws: `ws://${host}`, service, close: (deadlineMs = 10_000) => mounted.close(deadlineMs) }
 }
 
 export const KEY = 'sk_test_full_access_key_0123456789abcdef'

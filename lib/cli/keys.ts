@@ -1,0 +1,40 @@
+/** `svc-tts keys create|list|revoke`: the data directory's key file. */
+import { homedir } from 'node:os'
+import path from 'node:path'
+import { KeyStore, SCOPES, type Scope } from '../server/keys.js'
+import { usageError } from './exit.js'
+
+/** Where `serve` and `keys` keep their data: --data-dir, else SVC_TTS_DATA_DIR, else ~/.svc-tts. */
+export function defaultDataDir(): string {
+  return process.env.SVC_TTS_DATA_DIR ?? path.join(homedir(), '.svc-tts')
+}
+
+function parseScopes(value: string | undefined): Scope[] {
+  if (!value) return [...SCOPES]
+  const scopes = value.split(',').map((s) => s.trim())
+  for (const scope of scopes) {
+    if (!(SCOPES as readonly string[]).includes(scope)) throw usageError(`unknown scope '${scope}' (scopes: ${SCOPES.join(', ')})`)
+  }
+  return scopes as Scope[]
+}
+
+export async function manageKeys(action: string | undefined, argument: string | undefined, values: { 'data-dir'?: string; name?: string; scopes?: string }): Promise<number> {
+  const store = await KeyStore.load(values['data-dir'] ?? defaultDataDir())
+  if (action === 'create') {
+    const { key, record } = await store.create(values.name ?? 'key', parseScopes(values.scopes))
+    process.stdout.write(`${key}\n`)
+    process.stderr.write(`created key ${record.id} (${record.scopes.join(', ')}); it is shown only this once\n`)
+    return 0
+  }
+  if (action === 'list') {
+    for (const key of store.list()) process.stdout.write(`${key.id}  ${key.name}  ${key.scopes.join(',')}  ${key.created_at}\n`)
+    return 0
+  }
+  if (action === 'revoke' && argument) {
+    if (await store.revoke(argument)) return 0
+    process.stderr.write(`no key has id '${argument}'\n`)
+    return 1
+  }
+  process.stderr.write('usage: svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]\n')
+  return 1
+}

@@ -1,0 +1,70 @@
+/**
+ * `svc-tts serve`: the service on the embedded voices, with keys kept (as hashes) in a data
+ * directory, one JSON log line per request on stdout, and a graceful shutdown on SIGTERM or SIGINT.
+ */
+import { watchFile } from 'node:fs'
+import { createEngine } from '../engine/create.js'
+import type { EngineOptions } from '../engine/engine.js'
+import { API_KEYS_ENV, KeyStore } from '../server/keys.js'
+import { mount, type Framework, type MountedService } from '../server/mount.js'
+import { TtsService, type RequestLog } from '../server/service.js'
+
+export interface ServeOptions {
+  port: number
+  host: string
+  dataDir: string
+  framework: Framework
+  /** How long a shutdown lets streams finish before cancelling them. */
+  shutdownDeadlineMs: number
+  /** Neural packs and device (from --models-dir). */
+  engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
+}
+
+function logLine(fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`)
+}
+
+/** Keys from the environment, else the data directory's key file, creating (and printing once) a first key. */
+async function loadKeys(dataDir: string): Promise<KeyStore> {
+  const fromEnv = KeyStore.fromEnv(process.env[API_KEYS_ENV])
+  if (fromEnv) return fromEnv
+  const store = await KeyStore.load(dataDir)
+  if (store.size === 0) {
+    const { key } = await store.create('default')
+    process.stdout.write(`Created an API key (it is shown only this once; only its hash is kept in ${store.path}):\n${key}\n`)
+  }
+  watchFile(store.path!, { interval: 1000 }, () => void store.reload().catch(() => {})).unref()
+  return store
+}
+
+export async function serve(options: ServeOptions): Promise<void> {
+  const keys = await loadKeys(options.dataDir)
+  const engine = await createEngine({ dataDir: options.dataDir, ...options.engine })
+  const service = new TtsService({ engine, keys, log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }) })
+  let running: MountedService
+  try {
+    running = await mount(service, options.framework, options)
+  } catch (error) {
+    await engine.close()
+    throw error
+  }
+  logLine({ level: 'info', msg: 'listening', url: `http://${options.host}:${running.address.port}`, framework: options.framework, keys: keys.size })
+
+  await new Promise<void>((resolve) => {
+    let stopping = false
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return
+      stopping = true
+      logLine({ level: 'info', msg: 'shutting down', signal, deadline_ms: options.shutdownDeadlineMs })
+      void running
+        .close(options.shutdownDeadlineMs)
+        .then(() => engine.close())
+        .then(() => {
+          logLine({ level: 'info', msg: 'stopped' })
+          resolve()
+        })
+    }
+    process.once('SIGTERM', stop)
+    process.once('SIGINT', stop)
+  })
+}

@@ -1,0 +1,80 @@
+/**
+ * The service mounted on a framework and listening: the standalone node:http server, an Express
+ * app or a Fastify app. What `svc-tts serve` runs, and what the tests start.
+ */
+import { randomUUID } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { TtsError } from '../errors.js'
+import type { TtsService } from './service.js'
+import { closeWithin, createTtsServer, LAST_BYTES_GRACE_MS } from './standalone.js'
+
+export const FRAMEWORKS = ['standalone', 'express', 'fastify'] as const
+export type Framework = (typeof FRAMEWORKS)[number]
+
+export interface Listen {
+  port: number
+  host: string
+}
+
+export interface MountedService {
+  address: AddressInfo
+  /** Stops accepting, lets streams finish for up to `deadlineMs`, cancels the rest, and closes. */
+  close(deadlineMs: number): Promise<void>
+}
+
+async function listenNode(server: Server, { port, host }: Listen): Promise<AddressInfo> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, resolve)
+  })
+  return server.address() as AddressInfo
+}
+
+/** A framework's packages, or MISSING_DEPENDENCY naming what to install. */
+async function peer<T>(framework: Framework, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load()
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw cause
+    const packages = framework === 'express' ? 'express' : 'fastify @fastify/websocket fastify-plugin'
+    throw new TtsError('MISSING_DEPENDENCY', `the ${framework} adapter needs its packages installed: npm install ${packages}`, { cause })
+  }
+}
+
+export async function mount(service: TtsService, framework: Framework, listen: Listen): Promise<MountedService> {
+  if (framework === 'standalone') {
+    const server = createTtsServer(service)
+    return { address: await server.listen(listen.port, listen.host), close: (deadlineMs) => server.close(deadlineMs) }
+  }
+  if (framework === 'express') {
+    const [{ default: express }, { createTtsRouter }] = await peer(framework, () => Promise.all([import('express'), import('./express.js')]))
+    const app = express()
+    const router = createTtsRouter(service)
+    app.use(router)
+    const server = createServer(app)
+    router.attachWebSocket(server)
+    const address = await listenNode(server, listen)
+    return {
+      address,
+      close: async (deadlineMs) => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+        server.closeIdleConnections()
+        await router.close(deadlineMs)
+        server.closeIdleConnections()
+        await closeWithin(closed, server, LAST_BYTES_GRACE_MS)
+      },
+    }
+  }
+  const [{ default: Fastify }, { default: ttsPlugin }] = await peer(framework, () => Promise.all([import('fastify'), import('./fastify.js')]))
+  const app = Fastify({ genReqId: () => randomUUID() })
+  await app.register(ttsPlugin, { service })
+  await app.listen({ port: listen.port, host: listen.host })
+  return {
+    address: app.server.address() as AddressInfo,
+    close: async (deadlineMs) => {
+      await service.close(deadlineMs)
+      await app.close()
+    },
+  }
+}
