@@ -1,10 +1,25 @@
 import { defineConfig } from 'vitest/config'
 
+// Two projects: `unit` never loads the native addon (a test that tries fails to find it), so it
+// runs in seconds without a build; `native` is everything else. A unit test is named *.unit.test.ts.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Native addons and timing-sensitive tests are safest in forked processes.
     pool: 'forks',
     testTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.unit.test.ts'],
+          env: { SVC_TTS_NATIVE_BINDING: '/nonexistent/the-unit-project-runs-without-the-addon.node' },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'native', include: ['test/**/*.test.ts'], exclude: ['test/**/*.unit.test.ts'] },
+      },
+    ],
   },
 })

@@ -199,7 +199,7 @@ async function main(): Promise<void> {
   out()
   out('## Word error rate (pocketsphinx, 20 Harvard sentences, 16 kHz)')
   out()
-  out('Ours and the CLI speak each sentence alone; pocketsphinx_continuous with the en-us model decodes each file. Both backends are deterministic, and a sentence that reaches them unchanged comes out byte for byte as the CLI\'s (test/reproducible.test.ts: on espeak-ng, a sentence of one clause; a longer one is spoken a clause at a time, the same speech with each clause\'s waveform phase restarted), so one run is the figure; both sides are brought to 16 kHz by the same sox command. Where ours differs from the CLI, the text reached the backend differently (our normaliser and tokenizer, espeak-ng\'s clauses), not the synthesis.')
+  out('Ours and the CLI speak each sentence alone; pocketsphinx_continuous with the en-us model decodes each file. Both backends are deterministic, and a sentence that reaches them unchanged comes out byte for byte as the CLI\'s (test/engine/reproducible.test.ts: on espeak-ng, a sentence of one clause; a longer one is spoken a clause at a time, the same speech with each clause\'s waveform phase restarted), so one run is the figure; both sides are brought to 16 kHz by the same sox command. Where ours differs from the CLI, the text reached the backend differently (our normaliser and tokenizer, espeak-ng\'s clauses), not the synthesis.')
   out()
   out('| voice | ours | CLI | ours − CLI | target: ours at most 1 point worse |')
   out('| --- | --- | --- | --- | --- |')

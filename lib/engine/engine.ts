@@ -22,7 +22,7 @@ import type { Alignment } from './alignment.js'
 import { CallTracker, type CallOptions, type CallScope } from './call-scope.js'
 import { DEFAULT_MODELS, ModelRegistry, modelsWithPacks, type ModelEntry, type ModelId } from './models.js'
 import { DEFAULT_MAX_TRANSCRIPT_CHARS, type EngineOptions } from './options.js'
-import type { SpeechSessionRequest, SynthesisRequest } from './requests.js'
+import type { ParsedSpeechRequest, ParsedSynthesisRequest, SpeechSessionRequest, SynthesisRequest } from './requests.js'
 import { RequestResolver, type RequestKind, type ResolvedRequest } from './resolve.js'
 import { Speech } from './speech.js'
 import type { SpeechChunk, SpeechSession } from './speech-session.js'
@@ -36,6 +36,9 @@ export interface TimestampedSpeech {
   audio_base64: string
   alignment: Alignment
 }
+/** What the synthesis calls take: a request, one the gate parsed (a route's body), or one it resolved. */
+type Synthesis<PackModelId extends string> = SynthesisRequest<ModelId | PackModelId> | ParsedSynthesisRequest | ResolvedRequest
+
 const CALIBRATION_FORMAT = { container: 'raw', encoding: 'pcm_f32le', sample_rate: CALIBRATION_RATE } as const
 
 function openVoiceStore(dataDir: string | undefined): VoiceStore {
@@ -81,12 +84,12 @@ export class Engine<PackModelId extends string = never> {
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
-  async synthesize(request: SynthesisRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): Promise<Buffer> {
+  async synthesize(request: Synthesis<PackModelId>, options?: CallOptions): Promise<Buffer> {
     return this.within(options, async (scope) => (await this.speech.render(await this.resolveIn(request, 'synthesis', 'wav', scope), scope)).audio)
   }
 
   /** Audio as it is made, in the requested output_format (container defaults to raw). */
-  async *stream(request: SynthesisRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): AsyncGenerator<Buffer> {
+  async *stream(request: Synthesis<PackModelId>, options?: CallOptions): AsyncGenerator<Buffer> {
     const scope = this.calls.begin(options)
     try {
       const resolved = await this.resolveIn(request, 'synthesis', 'raw', scope)
@@ -104,7 +107,7 @@ export class Engine<PackModelId extends string = never> {
   }
 
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
-  async synthesizeWithTimestamps(request: SynthesisRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): Promise<TimestampedSpeech> {
+  async synthesizeWithTimestamps(request: Synthesis<PackModelId>, options?: CallOptions): Promise<TimestampedSpeech> {
     const { audio, words } = await this.within(options, async (scope) => this.speech.render(await this.resolveIn(request, 'synthesis', 'raw', scope), scope))
     return {
       audio_base64: audio.toString('base64'),
@@ -117,7 +120,7 @@ export class Engine<PackModelId extends string = never> {
   }
 
   /** The transport-agnostic stream: audio chunks in the requested format (no WAV header; compressed containers give encoded bytes), each with its words. */
-  async *speak(request: SynthesisRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): AsyncGenerator<SpeechChunk> {
+  async *speak(request: Synthesis<PackModelId>, options?: CallOptions): AsyncGenerator<SpeechChunk> {
     const scope = this.calls.begin(options)
     try {
       yield* this.speech.run(await this.resolveIn(request, 'synthesis', 'raw', scope), scope)
@@ -131,7 +134,7 @@ export class Engine<PackModelId extends string = never> {
    * the audio as it is made. `request` is a synthesis request whose `transcript` is optional (it
    * is written at once). Audio and words equal those of the whole text sent in one request.
    */
-  async open(request: SpeechSessionRequest<ModelId | PackModelId> | ResolvedRequest, options?: CallOptions): Promise<SpeechSession> {
+  async open(request: SpeechSessionRequest<ModelId | PackModelId> | ParsedSpeechRequest | ResolvedRequest, options?: CallOptions): Promise<SpeechSession> {
     const scope = this.calls.begin(options)
     try {
       const resolved = await this.resolveIn(request, 'session', 'raw', scope)

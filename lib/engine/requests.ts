@@ -108,13 +108,14 @@ export const SPEAKING_FIELDS = {
   speed: speedSchema.default(1),
 }
 
+/** Its output is branded: a parsed request is told apart from a raw one by type as well as at run time. */
 export const synthesisRequestSchema = strictObject({
   ...SPEAKING_FIELDS,
   transcript: z.string().min(1, 'transcript must not be empty'),
-})
+}).brand<'ParsedSynthesisRequest'>()
 
 /** A speech session's request: a synthesis request whose transcript (written at once) is optional. */
-export const speechSessionRequestSchema = strictObject({ ...SPEAKING_FIELDS, transcript: z.string().optional() })
+export const speechSessionRequestSchema = strictObject({ ...SPEAKING_FIELDS, transcript: z.string().optional() }).brand<'ParsedSpeechRequest'>()
 
 /** A request with the model ids of an engine (`Engine<M>`); `model_id` is checked against the engine's models at run time. */
 type WithModel<T, M extends string> = Omit<T, 'model_id'> & { model_id: M }
@@ -132,3 +133,6 @@ export type ParsedSpeechRequest = z.output<typeof speechSessionRequestSchema>
 
 /** A synthesis request as validated. */
 export type ParsedSynthesisRequest = z.output<typeof synthesisRequestSchema>
+
+/** A session request's fields, each checked by its schema (a realtime message's), not yet the request itself. */
+export type CheckedRequestFields = Omit<ParsedSpeechRequest, typeof z.$brand>

@@ -18,7 +18,9 @@ import {
   speechSessionRequestSchema,
   SYNTHESIS_FIELD_CODES,
   synthesisRequestSchema,
+  type CheckedRequestFields,
   type ParsedSpeechRequest,
+  type ParsedSynthesisRequest,
 } from './requests.js'
 
 /** A request ready to speak: nothing below the gate checks it again. */
@@ -46,7 +48,9 @@ export function isResolved(request: unknown): request is ResolvedRequest {
 }
 
 /** Validates a request of `kind` (a request checked before by the same schema is returned as it is). */
-export function parseRequest(value: unknown, kind: RequestKind): ParsedSpeechRequest {
+export function parseRequest(value: unknown, kind: 'synthesis'): ParsedSynthesisRequest
+export function parseRequest(value: unknown, kind: RequestKind): ParsedSpeechRequest | ParsedSynthesisRequest
+export function parseRequest(value: unknown, kind: RequestKind): ParsedSpeechRequest | ParsedSynthesisRequest {
   return parseWith(SCHEMAS[kind], value, kind === 'synthesis' ? 'synthesis request' : 'session request', SYNTHESIS_FIELD_CODES)
 }
 
@@ -57,9 +61,9 @@ export type RequestOverrides = Partial<Pick<ParsedSpeechRequest, 'model_id' | 'v
  * A session request made of fields a realtime message checked (its connection's, and a context's
  * own overrides): trusted by the gate as it is, since each field passed its own schema.
  */
-export function sessionRequestFrom(fields: ParsedSpeechRequest, overrides: RequestOverrides = {}): ParsedSpeechRequest {
+export function sessionRequestFrom(fields: CheckedRequestFields, overrides: RequestOverrides = {}): ParsedSpeechRequest {
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined))
-  return assembled(speechSessionRequestSchema, { ...fields, ...defined })
+  return assembled(speechSessionRequestSchema, { ...fields, ...defined } as ParsedSpeechRequest)
 }
 
 /** Kokoro exports traced with an integer speed (kokoro-onnx#155): the addon rounds a fractional speed. */
@@ -91,7 +95,7 @@ export class RequestResolver {
    */
   async resolve(request: unknown, kind: RequestKind, container: Container, signal: AbortSignal): Promise<ResolvedRequest> {
     if (isResolved(request)) return request
-    const parsed = parseRequest(request, kind)
+    const parsed: ParsedSpeechRequest | ParsedSynthesisRequest = parseRequest(request, kind)
     const transcript = parsed.transcript ?? ''
     if (transcript.length > this.limits.maxTranscriptChars) {
       throw new TtsError('TRANSCRIPT_TOO_LONG', `transcript has ${transcript.length} characters; the limit is ${this.limits.maxTranscriptChars}`)

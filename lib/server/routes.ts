@@ -16,7 +16,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
  * trusts as it is), JSON as it came ('json', for routes that check it themselves), or the bytes
  * themselves ('raw', e.g. a multipart form). A route without `body` reads none.
  */
-export type RouteBody<Body> = { schema: z.ZodType<Body, unknown>; what: string; fieldCodes?: FieldCodes } | 'json' | 'raw'
+export type RouteBody<Body> = { schema: z.core.$ZodType<Body>; what: string; fieldCodes?: FieldCodes } | 'json' | 'raw'
 
 export interface RouteContext<Body = unknown> {
   engine: Engine<string>

@@ -32,7 +32,7 @@ export const TTS_ROUTES: readonly AnyRoute[] = [
     concurrent: false,
     handle: async ({ version }) => ({ status: 200, json: { status: 'ok', version } }),
   }),
-  route({
+  route<ParsedSynthesisRequest>({
     method: 'POST',
     path: '/text_to_speech',
     scope: 'text_to_speech',
@@ -44,7 +44,7 @@ export const TTS_ROUTES: readonly AnyRoute[] = [
       return { status: 200, headers: { 'content-type': type }, body: await context.engine.synthesize(context.body, { signal: context.signal }) }
     },
   }),
-  route({
+  route<ParsedSynthesisRequest>({
     method: 'POST',
     path: '/text_to_speech/streaming',
     scope: 'text_to_speech',
@@ -56,7 +56,7 @@ export const TTS_ROUTES: readonly AnyRoute[] = [
       return { status: 200, headers: { 'content-type': type }, stream: await startStream(context.engine.stream(context.body, { signal: context.signal })) }
     },
   }),
-  route({
+  route<ParsedSynthesisRequest>({
     method: 'POST',
     path: '/text_to_speech/with_timestamps',
     scope: 'text_to_speech',

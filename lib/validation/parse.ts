@@ -14,7 +14,7 @@ export const PARSE_CHANNEL = diagnostics_channel.channel('svc-tts:parse')
 /** Error codes for requests whose every fault lies in one field: `{ output_format: 'FORMAT_NOT_RECOGNIZED' }`. */
 export type FieldCodes = Readonly<Record<string, ErrorCode>>
 
-const checked = new WeakMap<object, z.ZodType>()
+const checked = new WeakMap<object, z.core.$ZodType>()
 
 function describe(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')
@@ -47,16 +47,16 @@ function freezeData(value: unknown): void {
 }
 
 /** The schema under optional(), default() and nullable(), whose output is its inner schema's. */
-function unwrapped(schema: z.ZodType): z.ZodType {
-  const def = schema._zod.def as { type: string; innerType?: z.ZodType }
+function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
+  const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType }
   return ['optional', 'default', 'prefault', 'nullable', 'readonly'].includes(def.type) && def.innerType ? unwrapped(def.innerType) : schema
 }
 
 /** Marks `data` as checked by `schema`, and each field of an object schema by its own schema. */
-function markChecked(schema: z.ZodType, data: unknown): void {
+function markChecked(schema: z.core.$ZodType, data: unknown): void {
   if (!isPlainData(data)) return
   checked.set(data, unwrapped(schema))
-  const def = schema._zod.def as { type: string; shape?: Record<string, z.ZodType> }
+  const def = schema._zod.def as { type: string; shape?: Record<string, z.core.$ZodType> }
   if (def.type !== 'object' || !def.shape) return
   for (const [field, fieldSchema] of Object.entries(def.shape)) markChecked(unwrapped(fieldSchema), (data as Record<string, unknown>)[field])
 }
@@ -65,7 +65,7 @@ function markChecked(schema: z.ZodType, data: unknown): void {
  * Marks a value assembled from values checked by parts of `schema` (a realtime context's request:
  * its connection's fields with the overrides of its own message) as checked by `schema` itself.
  */
-export function assembled<S extends z.ZodType>(schema: S, value: z.output<S>): z.output<S> {
+export function assembled<S extends z.core.$ZodType>(schema: S, value: z.output<S>): z.output<S> {
   freezeData(value)
   markChecked(schema, value)
   return value
@@ -75,12 +75,12 @@ export function assembled<S extends z.ZodType>(schema: S, value: z.output<S>): z
  * `value` checked by `schema`: a TtsError INVALID_REQUEST (or the field's own code, see FieldCodes)
  * names every fault; a value that throws while it is read (a getter, a Proxy) is the same error.
  */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, fieldCodes: FieldCodes = {}): z.output<S> {
+export function parseWith<S extends z.core.$ZodType>(schema: S, value: unknown, what: string, fieldCodes: FieldCodes = {}): z.output<S> {
   if (typeof value === 'object' && value !== null && checked.get(value) === unwrapped(schema)) return value as z.output<S>
   if (PARSE_CHANNEL.hasSubscribers) PARSE_CHANNEL.publish({ what })
   let result: z.ZodSafeParseResult<z.output<S>>
   try {
-    result = schema.safeParse(value)
+    result = z.safeParse(schema, value)
   } catch (cause) {
     throw new TtsError('INVALID_REQUEST', `invalid ${what}: reading it threw ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
   }
