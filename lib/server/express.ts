@@ -7,9 +7,10 @@
  *   tts.attachWebSocket(app.listen(8080))
  */
 import type { Server } from 'node:http'
-import { Router, type Request, type Response } from 'express'
-import { attachWebSocket, serveRoute } from './node-http.js'
-import { TtsService, type ServiceOptions } from './service.js'
+import { Router, type NextFunction, type Request, type Response } from 'express'
+import { TtsError } from '../errors.js'
+import { attachWebSocket, clientGone, serveRoute, writeResponse } from './node-http.js'
+import { errorResponse, notFound, TtsService, type ServiceOptions } from './service.js'
 
 export interface TtsRouter extends Router {
   service: TtsService
@@ -17,6 +18,22 @@ export interface TtsRouter extends Router {
   attachWebSocket(server: Server, prefix?: string): void
   /** Graceful shutdown of the service's streams and sockets (the app closes its server). */
   close(deadlineMs?: number): Promise<void>
+}
+
+/**
+ * Errors Express raises on its own (a malformed percent-escape in a path parameter, a body its
+ * parser refused) answered with the service's JSON body, never Express's HTML page and its stack.
+ */
+export function answerErrors(error: unknown, _request: Request, response: Response, next: NextFunction): void {
+  if (response.headersSent) return next(error)
+  const status = (error as { status?: unknown }).status
+  const known = error instanceof TtsError || typeof status !== 'number' || status >= 500 ? error : new TtsError('INVALID_REQUEST', 'the request could not be read')
+  void writeResponse(response, errorResponse(known), clientGone(response))
+}
+
+/** What nothing in the app serves: a malformed target is a 400, anything else ROUTE_NOT_FOUND, as the other adapters answer. */
+export function answerNotFound(request: Request, response: Response): void {
+  void writeResponse(response, errorResponse(notFound(request.method, request.originalUrl)), clientGone(response))
 }
 
 export function createTtsRouter(options: ServiceOptions | TtsService): TtsRouter {
@@ -30,6 +47,7 @@ export function createTtsRouter(options: ServiceOptions | TtsService): TtsRouter
       void serveRoute(service, route, request, response, request.params as Record<string, string>, parsed)
     })
   }
+  router.use(answerErrors)
   const closers: (() => void)[] = []
   router.service = service
   router.attachWebSocket = (server, prefix = '') => {

@@ -1,20 +1,20 @@
 /**
- * Fastify adapter (`svc-tts/fastify`), by the fastify-plugin conventions: options validated at
- * registration, the service exposed as the `tts` decorator, the routes and the WebSocket in
- * an encapsulated child scope (its own body parser and error handler, so the app's stay as they
- * are), and live streams ended gracefully in preClose, cancelled in onClose.
+ * Fastify adapter (`svc-tts/fastify`), by Fastify's plugin conventions: options validated at
+ * registration, the service exposed as the `tts` decorator, the routes and the WebSocket in an
+ * encapsulated child scope under the `prefix` option (its own body parser and error handler, so
+ * the app's stay as they are), and live streams ended gracefully in preClose, cancelled in onClose.
  *
  *   await app.register(ttsPlugin, { engine })
  */
 import { Readable } from 'node:stream'
-import websocket from '@fastify/websocket'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { TtsError } from '../errors.js'
+import { parseWith } from '../validation/parse.js'
 import type { Principal } from './keys.js'
 import type { RouteResponse } from './routes.js'
-import { errorResponse, serviceOptionsSchema, TtsService, type AdmittedRequest, type ServiceOptions } from './service.js'
+import { errorResponse, notFound, serviceOptionsSchema, TtsService, type AdmittedRequest, type ServiceOptions } from './service.js'
+import { loggedPath } from './target.js'
 import { WEBSOCKET_PATH } from './tts-routes.js'
 import { endConnectionIfClosing } from './node-http.js'
 import { serveRealtime } from './websocket.js'
@@ -22,6 +22,8 @@ import { serveRealtime } from './websocket.js'
 export type TtsPluginOptions = (ServiceOptions | { service: TtsService }) & {
   /** How long shutdown lets live streams finish before cancelling them (default 10 s). */
   shutdownDeadlineMs?: number
+  /** Where the routes and the WebSocket are mounted (default: the app's root). */
+  prefix?: string
 }
 
 declare module 'fastify' {
@@ -30,10 +32,21 @@ declare module 'fastify' {
   }
 }
 
-const pluginOptionsSchema = z.union([
-  z.object({ service: z.instanceof(TtsService), shutdownDeadlineMs: z.number().int().min(0).optional() }),
-  serviceOptionsSchema.extend({ shutdownDeadlineMs: z.number().int().min(0).optional() }),
-])
+const pluginFields = {
+  shutdownDeadlineMs: z.number().int().min(0).optional(),
+  prefix: z.string().regex(/^\/[^?#]*$/, 'prefix must be a path such as /tts').optional(),
+}
+const pluginOptionsSchema = z.union([z.object({ service: z.instanceof(TtsService), ...pluginFields }), serviceOptionsSchema.extend(pluginFields)])
+
+/** @fastify/websocket, loaded when the plugin registers: a missing peer is MISSING_DEPENDENCY naming it. */
+async function loadWebSocketPlugin(): Promise<FastifyPluginAsync<{ options?: { maxPayload?: number } }>> {
+  try {
+    return (await import('@fastify/websocket')).default as unknown as FastifyPluginAsync<{ options?: { maxPayload?: number } }>
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw cause
+    throw new TtsError('MISSING_DEPENDENCY', 'the Fastify plugin needs @fastify/websocket: npm install @fastify/websocket', { cause })
+  }
+}
 
 /** Fastify's own errors (body too large, unreadable body) as the service's error body. */
 function frameworkError(error: { statusCode?: number; message: string }): TtsError {
@@ -50,13 +63,15 @@ function send(reply: FastifyReply, result: RouteResponse): FastifyReply {
 }
 
 async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions): Promise<void> {
-  const options = pluginOptionsSchema.parse(rawOptions)
+  const options = parseWith(pluginOptionsSchema, rawOptions, 'Fastify plugin options')
+  const websocket = await loadWebSocketPlugin()
   const service = 'service' in options ? options.service : new TtsService(options)
   const deadlineMs = options.shutdownDeadlineMs ?? 10_000
   fastify.decorate('tts', service)
   fastify.addHook('preClose', async () => service.close(deadlineMs))
   fastify.addHook('onClose', async () => service.close(0))
 
+  const prefix = options.prefix?.replace(/\/+$/, '')
   await fastify.register(async (scope) => {
     if (!scope.hasDecorator('websocketServer')) {
       await scope.register(websocket, { options: { maxPayload: service.maxBodyBytes } })
@@ -68,7 +83,7 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
       service.logRequest({
         request_id: String(request.id),
         method: request.method,
-        path: request.url.replace(/api_key=[^&]*/, 'api_key=***'),
+        path: loggedPath(request.url),
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime),
       })
@@ -79,10 +94,13 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
       const { status, headers, json } = errorResponse(frameworkError(error))
       return reply.code(status).headers(headers).send(json)
     })
-    scope.setNotFoundHandler((request, reply) => {
-      const { status, json } = errorResponse(new TtsError('ROUTE_NOT_FOUND', `no operation ${request.method} ${request.url}`))
-      return reply.code(status).send(json)
-    })
+    // Under a prefix of its own, what the plugin does not serve is its to answer; at the root, the app's 404 stays the app's.
+    if (prefix) {
+      scope.setNotFoundHandler((request, reply) => {
+        const { status, headers, json } = errorResponse(notFound(request.method, request.url))
+        return reply.code(status).headers(headers).send(json)
+      })
+    }
 
     // Each request is admitted (key, version, limits) in onRequest, before Fastify reads its body.
     const admissions = new WeakMap<FastifyRequest, AdmittedRequest>()
@@ -134,7 +152,15 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
       handler: (_request, reply) => reply.code(426).send({ error_code: 'INVALID_REQUEST', message: 'this path takes a WebSocket upgrade' }),
       wsHandler: (socket, request) => serveRealtime(service, principals.get(request)!, socket),
     })
-  })
+  }, prefix ? { prefix } : {})
 }
 
-export default fp(ttsPlugin, { fastify: '5.x', name: 'svc-tts' })
+// What fastify-plugin sets, set here so that the plugin loads without that package: it decorates
+// the app it is registered on (skip-override), under its own name, for Fastify 5.
+Object.assign(ttsPlugin, {
+  [Symbol.for('skip-override')]: true,
+  [Symbol.for('fastify.display-name')]: 'svc-tts',
+  [Symbol.for('plugin-meta')]: { fastify: '5.x', name: 'svc-tts' },
+})
+
+export default ttsPlugin

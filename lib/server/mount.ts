@@ -5,9 +5,12 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { FastifyReply } from 'fastify'
 import { TtsError } from '../errors.js'
-import type { TtsService } from './service.js'
+import { errorResponse, notFound, type TtsService } from './service.js'
+import { clientGone, writeResponse } from './node-http.js'
 import { closeWithin, createTtsServer, LAST_BYTES_GRACE_MS } from './standalone.js'
+import { parseTarget } from './target.js'
 
 export const FRAMEWORKS = ['standalone', 'express', 'fastify'] as const
 export type Framework = (typeof FRAMEWORKS)[number]
@@ -37,7 +40,7 @@ async function peer<T>(framework: Framework, load: () => Promise<T>): Promise<T>
     return await load()
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw cause
-    const packages = framework === 'express' ? 'express' : 'fastify @fastify/websocket fastify-plugin'
+    const packages = framework === 'express' ? 'express' : 'fastify @fastify/websocket'
     throw new TtsError('MISSING_DEPENDENCY', `the ${framework} adapter needs its packages installed: npm install ${packages}`, { cause })
   }
 }
@@ -48,11 +51,20 @@ export async function mount(service: TtsService, framework: Framework, listen: L
     return { address: await server.listen(listen.port, listen.host), close: (deadlineMs) => server.close(deadlineMs) }
   }
   if (framework === 'express') {
-    const [{ default: express }, { createTtsRouter }] = await peer(framework, () => Promise.all([import('express'), import('./express.js')]))
+    const [{ default: express }, { answerErrors, answerNotFound, createTtsRouter }] = await peer(framework, () => Promise.all([import('express'), import('./express.js')]))
     const app = express()
     const router = createTtsRouter(service)
-    app.use(router)
-    const server = createServer(app)
+    app.use(router, answerNotFound, answerErrors)
+    // Express's router gives up on a target it cannot read before any middleware runs: read it first.
+    const server = createServer((request, response) => {
+      try {
+        parseTarget(request.url)
+      } catch (error) {
+        void writeResponse(response, errorResponse(error), clientGone(response))
+        return
+      }
+      app(request, response)
+    })
     router.attachWebSocket(server)
     const address = await listenNode(server, listen)
     return {
@@ -67,7 +79,18 @@ export async function mount(service: TtsService, framework: Framework, listen: L
     }
   }
   const [{ default: Fastify }, { default: ttsPlugin }] = await peer(framework, () => Promise.all([import('fastify'), import('./fastify.js')]))
-  const app = Fastify({ genReqId: () => randomUUID() })
+  const app = Fastify({
+    genReqId: () => randomUUID(),
+    // Targets Fastify's router cannot read (a malformed percent-escape) get the service's JSON body.
+    frameworkErrors: (error, request, reply) => {
+      const { status, headers, json } = errorResponse(error.statusCode !== undefined && error.statusCode < 500 ? notFound(request.method, request.url) : error)
+      void (reply as FastifyReply).code(status).headers(headers).send(json)
+    },
+  })
+  app.setNotFoundHandler((request, reply) => {
+    const { status, headers, json } = errorResponse(notFound(request.method, request.url))
+    return reply.code(status).headers(headers).send(json)
+  })
   await app.register(ttsPlugin, { service })
   await app.listen({ port: listen.port, host: listen.host })
   return {

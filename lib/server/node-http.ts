@@ -12,6 +12,7 @@ import { TtsError } from '../errors.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
 import { errorResponse, type TtsService } from './service.js'
 import { WEBSOCKET_PATH } from './tts-routes.js'
+import { loggedPath, parseTarget, type Target } from './target.js'
 import { serveRealtime } from './websocket.js'
 
 /** The body, refused with 413 PAYLOAD_TOO_LARGE past `limit` bytes. */
@@ -99,7 +100,7 @@ export async function serveRoute(service: TtsService, route: AnyRoute, request: 
     service.logRequest({
       request_id: requestId,
       method: route.method,
-      path: request.url ?? route.path,
+      path: loggedPath(request.url),
       status: response.statusCode,
       duration_ms: Math.round(performance.now() - started),
       ...('json' in result && result.status >= 400 && { error_code: (result.json as { error_code?: string }).error_code }),
@@ -123,11 +124,18 @@ export function attachWebSocket(service: TtsService, server: import('node:http')
   const wss = new WebSocketServer({ noServer: true, maxPayload: service.maxBodyBytes })
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = request.url ?? '/'
-    if (new URL(url, 'http://localhost').pathname !== prefix + WEBSOCKET_PATH) return
+    let target: Target
+    try {
+      target = parseTarget(url)
+    } catch (error) {
+      refuseUpgrade(socket, error)
+      return
+    }
+    if (target.pathname !== prefix + WEBSOCKET_PATH) return
     const started = performance.now()
     const requestId = randomUUID()
     const log = (status: number, error_code?: string) =>
-      service.logRequest({ request_id: requestId, method: 'GET', path: url.replace(/api_key=[^&]*/, 'api_key=***'), status, duration_ms: Math.round(performance.now() - started), ...(error_code && { error_code }) })
+      service.logRequest({ request_id: requestId, method: 'GET', path: loggedPath(url), status, duration_ms: Math.round(performance.now() - started), ...(error_code && { error_code }) })
     service.authorizeWebSocket(request.headers, url).then(
       (principal) => {
         wss.handleUpgrade(request, socket, head, (ws) => {

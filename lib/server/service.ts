@@ -13,6 +13,7 @@ import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } fr
 import { MemoryLimiter, type Limiter, type LimitOptions } from './limits.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
 import { TTS_ROUTES } from './tts-routes.js'
+import { parseTarget } from './target.js'
 import { resolveVersion } from './versions.js'
 import { VOICE_ROUTES } from './voice-routes.js'
 
@@ -92,6 +93,15 @@ export function errorResponse(error: unknown): { status: number; headers: Record
     return { status: 500, headers, json: { error_code: known?.code ?? 'INTERNAL_ERROR', message: 'internal server error' } }
   }
   return { status: known.status, headers, json: known.toJSON() }
+}
+
+/** The refusal of a request no route serves: 400 for a target that cannot be read, else ROUTE_NOT_FOUND. */
+export function notFound(method: string | undefined, url: string | undefined): TtsError {
+  try {
+    return new TtsError('ROUTE_NOT_FOUND', `no operation ${method ?? ''} ${parseTarget(url).pathname}`)
+  } catch (error) {
+    return error as TtsError
+  }
 }
 
 /**
@@ -245,7 +255,7 @@ export class TtsService {
   /** Checks a WebSocket handshake (api_key and version as query parameters or headers); throws the refusal. */
   async authorizeWebSocket(headers: IncomingHttpHeaders, url: string): Promise<Principal> {
     if (this.closing) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
-    const query = new URL(url, 'http://localhost').searchParams
+    const { query } = parseTarget(url)
     resolveVersion(query.get('version') ?? header(headers, 'version'), true)
     const principal = this.authenticate(query.get('api_key') ?? header(headers, 'api_key') ?? header(headers, 'x-api-key'), 'text_to_speech')
     await this.limiter.hit(principal.keyId)

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { TtsError } from '../errors.js'
 import { attachWebSocket, serveRoute, writeResponse, clientGone } from './node-http.js'
-import type { Route } from './routes.js'
-import { errorResponse, TtsService, type ServiceOptions } from './service.js'
+import { errorResponse, notFound, TtsService, type ServiceOptions } from './service.js'
+import { matchPath, parseTarget, type Target } from './target.js'
 
 export interface TtsServer {
   server: Server
@@ -12,22 +12,6 @@ export interface TtsServer {
   listen(port?: number, host?: string): Promise<AddressInfo>
   /** Stops accepting, lets streams finish for up to `deadlineMs`, cancels the rest, and closes. */
   close(deadlineMs?: number): Promise<void>
-}
-
-/** Matches `/voices/:voice_id` style paths segment by segment. */
-function matcher(route: Route): (path: string) => Record<string, string> | undefined {
-  const pattern = route.path.split('/').filter(Boolean)
-  return (path) => {
-    const segments = path.split('/').filter(Boolean)
-    if (segments.length !== pattern.length) return undefined
-    const params: Record<string, string> = {}
-    for (let i = 0; i < pattern.length; i++) {
-      const expected = pattern[i]!
-      if (expected.startsWith(':')) params[expected.slice(1)] = decodeURIComponent(segments[i]!)
-      else if (expected !== segments[i]) return undefined
-    }
-    return params
-  }
 }
 
 /** How long finished responses get to flush their last bytes before connections are cut. */
@@ -43,18 +27,23 @@ export async function closeWithin(closed: Promise<void>, server: Server, graceMs
 
 export function createTtsServer(options: ServiceOptions | TtsService): TtsServer {
   const service = options instanceof TtsService ? options : new TtsService(options)
-  const table = service.routes.map((route) => ({ route, match: matcher(route) }))
   const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname
-    for (const { route, match } of table) {
+    let target: Target
+    try {
+      target = parseTarget(request.url)
+    } catch (error) {
+      void writeResponse(response, errorResponse(error), clientGone(response))
+      return
+    }
+    for (const route of service.routes) {
       if (route.method !== request.method) continue
-      const params = match(path)
+      const params = matchPath(route.path, target)
       if (params) {
         void serveRoute(service, route, request, response, params)
         return
       }
     }
-    void writeResponse(response, errorResponse(new TtsError('ROUTE_NOT_FOUND', `no operation ${request.method} ${path}`)), clientGone(response))
+    void writeResponse(response, errorResponse(notFound(request.method, request.url)), clientGone(response))
   })
   const wss = attachWebSocket(service, server)
   return {

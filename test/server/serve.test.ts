@@ -1,4 +1,4 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -6,39 +6,12 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { decodeWav } from '../helpers/audio.js'
 import { voiceId } from '../helpers/engine.js'
+import { serve } from '../helpers/served.js'
 import { ADAPTERS } from '../helpers/server.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
 const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { cwd: root })
-
-/** Starts `svc-tts serve` and collects its stdout lines. */
-function serve(dataDir: string, framework: string): { child: ChildProcess; lines: string[]; waitFor(test: (line: string) => boolean): Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--framework', framework], { cwd: root, env: { ...process.env, SVC_TTS_API_KEYS: '' } })
-  const lines: string[] = []
-  let pending = ''
-  const waiters: { test: (line: string) => boolean; resolve: (line: string) => void }[] = []
-  child.stdout!.on('data', (part: Buffer) => {
-    pending += String(part)
-    const complete = pending.split('\n')
-    pending = complete.pop()!
-    for (const line of complete) {
-      lines.push(line)
-      for (const waiter of waiters.filter((w) => w.test(line))) waiter.resolve(line)
-    }
-  })
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  return {
-    child,
-    lines,
-    exit,
-    waitFor: (test) => new Promise((resolve) => {
-      const found = lines.find(test)
-      if (found) resolve(found)
-      else waiters.push({ test, resolve })
-    }),
-  }
-}
 
 const kal = { model_id: 'svc_pro_v1.0', transcript: 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background. It is easy to tell the depth of a well. '.repeat(12), voice: { mode: 'id', id: voiceId('Kal') } }
 

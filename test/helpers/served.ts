@@ -1,0 +1,127 @@
+/** `svc-tts serve` in a child process, as a user runs it: its stdout lines, its URL, its exit. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { connect } from 'node:net'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+export interface Served {
+  child: ChildProcess
+  lines: string[]
+  /** Resolves with the first stdout line that passes `test`. */
+  waitFor(test: (line: string) => boolean): Promise<string>
+  exit: Promise<number | null>
+}
+
+export interface Listening extends Served {
+  url: string
+  port: number
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>
+}
+
+/** Starts `svc-tts serve` on a free loopback port; `env` adds to (or, with '', clears) the environment. */
+export function serve(dataDir: string, framework: string, env: Record<string, string> = { SVC_TTS_API_KEYS: '' }, args: string[] = []): Served {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--framework', framework, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+  })
+  const lines: string[] = []
+  let pending = ''
+  const waiters: { test: (line: string) => boolean; resolve: (line: string) => void }[] = []
+  child.stdout!.on('data', (part: Buffer) => {
+    pending += String(part)
+    const complete = pending.split('\n')
+    pending = complete.pop()!
+    for (const line of complete) {
+      lines.push(line)
+      for (const waiter of waiters.filter((w) => w.test(line))) waiter.resolve(line)
+    }
+  })
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return {
+    child,
+    lines,
+    exit,
+    waitFor: (test) => new Promise((resolve) => {
+      const found = lines.find(test)
+      if (found) resolve(found)
+      else waiters.push({ test, resolve })
+    }),
+  }
+}
+
+/** `svc-tts serve`, once it listens. */
+export async function serveListening(dataDir: string, framework: string, env?: Record<string, string>, args?: string[]): Promise<Listening> {
+  const served = serve(dataDir, framework, env, args)
+  const started = await Promise.race([
+    served.waitFor((line) => line.includes('"listening"')),
+    served.exit.then((code) => {
+      throw new Error(`svc-tts serve exited with ${code} before listening`)
+    }),
+  ])
+  const url = (JSON.parse(started) as { url: string }).url
+  return {
+    ...served,
+    url,
+    port: Number(new URL(url).port),
+    stop: async () => {
+      if (served.child.exitCode === null) served.child.kill('SIGTERM')
+      return served.exit
+    },
+  }
+}
+
+export interface RawResponse {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+/** Sends `text` as it is on a fresh TCP connection and reads the one response (the server closes, or the deadline ends it). */
+export function rawRequest(port: number, text: string, deadlineMs = 5000): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    const parts: Buffer[] = []
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`no complete response within ${deadlineMs} ms to ${JSON.stringify(text.slice(0, 60))}: ${Buffer.concat(parts).toString('latin1').slice(0, 200)}`))
+    }, deadlineMs)
+    const finish = () => {
+      const raw = Buffer.concat(parts).toString('utf8')
+      const [head = '', ...rest] = raw.split('\r\n\r\n')
+      const [statusLine = '', ...headerLines] = head.split('\r\n')
+      const status = Number(statusLine.split(' ')[1])
+      if (!Number.isFinite(status)) return false
+      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+      let body = rest.join('\r\n\r\n')
+      const length = headers['content-length']
+      if (length !== undefined) {
+        if (Buffer.byteLength(body) < Number(length)) return false
+        body = Buffer.from(body).subarray(0, Number(length)).toString('utf8')
+      } else if (headers['transfer-encoding'] === 'chunked') {
+        if (!body.endsWith('0\r\n\r\n')) return false
+        body = body.split('\r\n').filter((_, i) => i % 2 === 1).join('')
+      }
+      clearTimeout(timer)
+      socket.destroy()
+      resolve({ status, headers, body })
+      return true
+    }
+    socket.on('data', (part: Buffer) => {
+      parts.push(part)
+      finish()
+    })
+    socket.on('end', () => {
+      if (!finish()) {
+        clearTimeout(timer)
+        reject(new Error(`the connection ended without a complete response: ${Buffer.concat(parts).toString('latin1').slice(0, 200)}`))
+      }
+    })
+    socket.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    socket.write(text)
+  })
+}
