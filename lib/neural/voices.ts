@@ -7,7 +7,7 @@ import { TtsError } from '../errors.js'
 import type { Language } from '../text/types.js'
 import { uuidFromName } from '../voices/ids.js'
 import { DEFAULT_LIST_LIMIT } from '../voices/sqlite-store.js'
-import type { ListVoicesOptions, NewVoice, StoredVoice, VoicePage, VoicePatch, VoiceRecord, VoiceSample, VoiceStore } from '../voices/types.js'
+import type { ListVoicesOptions, NewVoice, StoredVoice, VoicePage, VoicePatch, VoiceQuota, VoiceRecord, VoiceSample, VoiceStore, VoiceUsage } from '../voices/types.js'
 import type { LoadedPack, PackSpeaker } from './packs.js'
 
 /** When pack voices first appear: their records never change while the pack's names do not. */
@@ -121,8 +121,12 @@ export class CombinedVoiceStore implements VoiceStore {
     return this.fromPacks(limit - first.voices.length, undefined, first.voices)
   }
 
-  create(voice: NewVoice): Promise<StoredVoice> {
-    return this.library.create(voice)
+  create(voice: NewVoice, quota?: VoiceQuota): Promise<StoredVoice> {
+    return this.library.create(voice, quota)
+  }
+
+  async usage(owner: string): Promise<VoiceUsage> {
+    return (await this.library.usage?.(owner)) ?? { voices: 0, sampleBytes: 0 }
   }
 
   async update(voiceId: string, patch: VoicePatch): Promise<StoredVoice | undefined> {

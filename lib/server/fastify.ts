@@ -12,7 +12,7 @@ import { z } from 'zod'
 import { TtsError } from '../errors.js'
 import { parseWith } from '../validation/parse.js'
 import type { Principal } from './keys.js'
-import type { RouteResponse } from './routes.js'
+import type { AnyRoute, RouteResponse } from './routes.js'
 import { errorResponse, notFound, serviceOptionsSchema, TtsService, type AdmittedRequest, type ServiceOptions } from './service.js'
 import { loggedPath } from './target.js'
 import { WEBSOCKET_PATH } from './tts-routes.js'
@@ -110,8 +110,8 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
     }
     scope.addHook('onResponse', abandon)
     scope.addHook('onRequestAbort', abandon)
-    for (const route of service.routes) {
-      scope.route({
+    const register = (into: FastifyInstance, route: AnyRoute) =>
+      into.route({
         method: route.method,
         url: route.path,
         bodyLimit: service.bodyLimit(route),
@@ -134,7 +134,13 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
           return send(reply, await admitted.run(request.body))
         },
       })
-    }
+    for (const route of service.routes.filter((r) => r.body !== 'stream')) register(scope, route)
+    // Routes that stream their body get it unread: their own parser reads it to its bounds.
+    await scope.register(async (streaming) => {
+      streaming.removeAllContentTypeParsers()
+      streaming.addContentTypeParser('*', (_request, payload, done) => done(null, payload))
+      for (const route of service.routes.filter((r) => r.body === 'stream')) register(streaming, route)
+    })
 
     const principals = new WeakMap<FastifyRequest, Principal>()
     scope.route({

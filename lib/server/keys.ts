@@ -1,9 +1,11 @@
 /**
  * API keys: `sk_` + 256 random bits (base64url). Only the SHA-256 of a key is ever kept; a
- * 256-bit random secret needs no slow KDF, since nothing about it can be guessed. Presented keys
- * are hashed and compared in constant time against every stored hash.
+ * 256-bit random secret needs no slow KDF, since nothing about it can be guessed. A presented key
+ * is hashed and its hash looked up in a map: the lookup's timing can tell an attacker about the
+ * hash of a key they chose, which gives nothing about any stored key (finding a key from its hash
+ * is the preimage problem), so one lookup costs the same with one key or a million.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
@@ -59,10 +61,11 @@ export interface Principal {
 }
 
 export class KeyStore {
-  private keys: StoredKey[]
+  private keys: StoredKey[] = []
+  private byHash = new Map<string, StoredKey>()
 
   constructor(keys: readonly StoredKey[] = [], private readonly file?: string) {
-    this.keys = [...keys]
+    this.replace(keys)
   }
 
   static fromConfig(configs: readonly KeyConfig[]): KeyStore {
@@ -90,7 +93,7 @@ export class KeyStore {
   /** Re-reads the key file (a key created or revoked by `svc-tts keys` while the server runs). */
   async reload(): Promise<void> {
     if (!this.file) return
-    this.keys = [...(await KeyStore.load(path.dirname(this.file))).keys]
+    this.replace((await KeyStore.load(path.dirname(this.file))).keys)
   }
 
   /** The file the keys are saved in, if any. */
@@ -110,28 +113,29 @@ export class KeyStore {
   async create(name: string, scopes: readonly Scope[] = SCOPES): Promise<{ key: string; record: StoredKey }> {
     const key = generateKey()
     const record: StoredKey = { id: randomUUID().slice(0, 8), name, hash: hashKey(key), scopes: [...scopes], created_at: new Date().toISOString() }
-    this.keys.push(record)
+    this.replace([...this.keys, record])
     await this.save()
     return { key, record }
   }
 
   async revoke(id: string): Promise<boolean> {
-    const before = this.keys.length
-    this.keys = this.keys.filter((k) => k.id !== id)
-    if (this.keys.length === before) return false
+    const kept = this.keys.filter((k) => k.id !== id)
+    if (kept.length === this.keys.length) return false
+    this.replace(kept)
     await this.save()
     return true
   }
 
-  /** The key's principal, or undefined; every stored hash is compared, in constant time. */
+  /** The key's principal, or undefined. */
   verify(presented: string | undefined): Principal | undefined {
     if (!presented || !presented.startsWith('sk_')) return undefined
-    const digest = Buffer.from(hashKey(presented), 'hex')
-    let match: StoredKey | undefined
-    for (const key of this.keys) {
-      if (timingSafeEqual(digest, Buffer.from(key.hash, 'hex'))) match = key
-    }
+    const match = this.byHash.get(hashKey(presented))
     return match && { keyId: match.id, scopes: match.scopes }
+  }
+
+  private replace(keys: readonly StoredKey[]): void {
+    this.keys = [...keys]
+    this.byHash = new Map(this.keys.map((key) => [key.hash, key]))
   }
 
   private async save(): Promise<void> {

@@ -1,23 +1,30 @@
 /**
  * Per-key limits behind a small interface, so a shared store (Redis, a database) can replace the
- * in-memory one: concurrent requests (each live WebSocket context counts), requests per window,
- * and characters per period. A refusal is a 429 TtsError whose `extra.retry_after_seconds` the
- * adapters send as Retry-After.
+ * in-memory one: concurrent requests (each live WebSocket context counts) and, apart, concurrent
+ * uploads (each holds its sample in memory), requests per window, and characters per period. A
+ * refusal is a 429 TtsError whose `extra.retry_after_seconds` the adapters send as Retry-After:
+ * for concurrency, when a slot is expected to free (from how long this key's slots were held).
  */
 import { z } from 'zod'
 import { TtsError } from '../errors.js'
+import { parseWith, strictObject } from '../validation/parse.js'
+
+/** What a concurrency slot is for: a request (synthesis, a context) or an upload (a voice sample). */
+export type SlotPool = 'requests' | 'uploads'
 
 export interface Limiter {
-  /** Takes a concurrency slot; call the returned function once to give it back. */
-  acquire(keyId: string): Promise<() => void>
+  /** Takes a concurrency slot of `pool`; call the returned function once to give it back. */
+  acquire(keyId: string, pool?: SlotPool): Promise<() => void>
   /** Counts one request in the current window. */
   hit(keyId: string): Promise<void>
   /** Counts `characters` of text in the current usage period. */
   charge(keyId: string, characters: number): Promise<void>
 }
 
-export const limitsSchema = z.object({
+export const limitsSchema = strictObject({
   concurrentRequests: z.number().int().min(1).default(128),
+  /** Uploads (voice clones) in flight per key: each holds up to a 20 MiB sample while it is analysed. */
+  concurrentUploads: z.number().int().min(1).default(2),
   requestsPerWindow: z.number().int().min(1).default(1200),
   windowSeconds: z.number().positive().default(60),
   charactersPerPeriod: z.number().int().min(1).default(5_000_000),
@@ -49,31 +56,51 @@ class Windows {
   }
 }
 
+/** Slots of one key in one pool: when each was taken, and how long slots were held lately. */
+interface Slots {
+  heldSince: Set<number>
+  /** Exponentially weighted mean of how long a slot was held, in ms (undefined before the first release). */
+  typicalHoldMs: number | undefined
+}
+
+/** When a key's slots have no history yet: one second, the shortest Retry-After. */
+const FIRST_HOLD_GUESS_MS = 1000
+
 export class MemoryLimiter implements Limiter {
   readonly limits: Limits
-  private readonly active = new Map<string, number>()
+  private readonly slots = new Map<string, Slots>()
   private readonly requests: Windows
   private readonly characters: Windows
 
   constructor(options: LimitOptions = {}, private readonly now: () => number = Date.now) {
-    this.limits = limitsSchema.parse(options)
+    this.limits = parseWith(limitsSchema, options, 'limits')
     this.requests = new Windows(this.limits.windowSeconds * 1000)
     this.characters = new Windows(this.limits.periodSeconds * 1000)
   }
 
-  async acquire(keyId: string): Promise<() => void> {
-    const count = this.active.get(keyId) ?? 0
-    if (count >= this.limits.concurrentRequests) {
-      throw refuse('TOO_MANY_CONCURRENT_REQUESTS', `this key already has ${count} requests in flight (limit ${this.limits.concurrentRequests})`, 1000)
+  async acquire(keyId: string, pool: SlotPool = 'requests'): Promise<() => void> {
+    const limit = pool === 'uploads' ? this.limits.concurrentUploads : this.limits.concurrentRequests
+    const name = `${pool}:${keyId}`
+    const slots = this.slots.get(name) ?? { heldSince: new Set<number>(), typicalHoldMs: undefined }
+    const now = this.now()
+    if (slots.heldSince.size >= limit) {
+      // The oldest slot is the likeliest to free first: when it has been held as long as slots usually are.
+      const oldest = Math.min(...slots.heldSince)
+      const expected = oldest + (slots.typicalHoldMs ?? FIRST_HOLD_GUESS_MS) - now
+      throw refuse('TOO_MANY_CONCURRENT_REQUESTS', `this key already has ${slots.heldSince.size} ${pool} in flight (limit ${limit})`, expected)
     }
-    this.active.set(keyId, count + 1)
+    // Two slots taken in the same millisecond stay two entries.
+    let since = now
+    while (slots.heldSince.has(since)) since += 1e-6
+    slots.heldSince.add(since)
+    this.slots.set(name, slots)
     let released = false
     return () => {
       if (released) return
       released = true
-      const left = (this.active.get(keyId) ?? 1) - 1
-      if (left) this.active.set(keyId, left)
-      else this.active.delete(keyId)
+      slots.heldSince.delete(since)
+      const held = this.now() - since
+      slots.typicalHoldMs = slots.typicalHoldMs === undefined ? held : 0.8 * slots.typicalHoldMs + 0.2 * held
     }
   }
 

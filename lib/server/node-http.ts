@@ -8,22 +8,20 @@ import { once } from 'node:events'
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
-import { TtsError } from '../errors.js'
+import { TtsError, type ErrorCode } from '../errors.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
 import { errorResponse, type TtsService } from './service.js'
 import { WEBSOCKET_PATH } from './tts-routes.js'
 import { loggedPath, parseTarget, type Target } from './target.js'
 import { serveRealtime } from './websocket.js'
 
-/** The body, refused with 413 PAYLOAD_TOO_LARGE past `limit` bytes. */
-export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(request.headers['content-length'])
-  if (declared > limit) throw new TtsError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes`)
+/** The body, refused with `tooLarge` (413 PAYLOAD_TOO_LARGE) past `limit` bytes. */
+export async function readBody(request: IncomingMessage, limit: number, tooLarge: ErrorCode = 'PAYLOAD_TOO_LARGE'): Promise<Buffer> {
   const parts: Buffer[] = []
   let size = 0
   for await (const part of request as AsyncIterable<Buffer>) {
     size += part.length
-    if (size > limit) throw new TtsError('PAYLOAD_TOO_LARGE', `the body is larger than ${limit} bytes`)
+    if (size > limit) throw new TtsError(tooLarge, `the body is larger than ${limit} bytes`)
     parts.push(part)
   }
   return Buffer.concat(parts)
@@ -86,7 +84,7 @@ export async function serveRoute(service: TtsService, route: AnyRoute, request: 
     const admitted = await service.admit(route, request.headers, params, signal)
     let body: unknown
     try {
-      body = parsedBody !== undefined ? parsedBody : route.body === undefined ? undefined : await readBody(request, admitted.bodyLimit)
+      body = route.body === 'stream' ? request : parsedBody !== undefined ? parsedBody : route.body === undefined ? undefined : await readBody(request, admitted.bodyLimit, route.tooLarge)
     } catch (error) {
       admitted.abandon()
       throw error

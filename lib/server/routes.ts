@@ -6,6 +6,8 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { z } from 'zod'
 import type { Engine } from '../engine/engine.js'
+import type { ErrorCode } from '../errors.js'
+import type { VoiceQuota } from '../voices/types.js'
 import type { FieldCodes } from '../validation/parse.js'
 import type { Principal, Scope } from './keys.js'
 
@@ -13,10 +15,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /**
  * A route's body: JSON checked by a schema (the handler gets what it parsed, which the engine then
- * trusts as it is), JSON as it came ('json', for routes that check it themselves), or the bytes
- * themselves ('raw', e.g. a multipart form). A route without `body` reads none.
+ * trusts as it is), JSON as it came ('json', for routes that check it themselves), the bytes
+ * themselves ('raw'), or the body's stream, unread ('stream': the handler reads it to its own
+ * bounds, e.g. a multipart upload). A route without `body` reads none.
  */
-export type RouteBody<Body> = { schema: z.core.$ZodType<Body>; what: string; fieldCodes?: FieldCodes } | 'json' | 'raw'
+export type RouteBody<Body> = { schema: z.core.$ZodType<Body>; what: string; fieldCodes?: FieldCodes } | 'json' | 'raw' | 'stream'
 
 export interface RouteContext<Body = unknown> {
   engine: Engine<string>
@@ -32,6 +35,8 @@ export interface RouteContext<Body = unknown> {
   signal: AbortSignal
   /** Counts characters of text against the key's usage limit (throws 429 USAGE_LIMIT_EXCEEDED). */
   charge(characters: number): Promise<void>
+  /** Who stores what this request creates (its key), and that key's quota. */
+  owner: { id: string; quota: VoiceQuota } | undefined
 }
 
 export type RouteResponse =
@@ -52,6 +57,10 @@ export interface Route<Body = unknown> {
   body?: RouteBody<Body>
   /** Largest accepted body, in bytes (default: the service's maxBodyBytes). */
   maxBodyBytes?: number
+  /** The code of a body past maxBodyBytes (default PAYLOAD_TOO_LARGE). */
+  tooLarge?: ErrorCode
+  /** The request holds an upload slot too (its key's, and one of the server's). */
+  upload?: boolean
   handle(context: RouteContext<Body>): Promise<RouteResponse>
 }
 

@@ -4,13 +4,15 @@
  * framework's request and response to and from these calls.
  */
 import type { IncomingHttpHeaders } from 'node:http'
+import { Readable } from 'node:stream'
 import { z } from 'zod'
 import { Engine } from '../engine/engine.js'
 import { TtsError, isTtsError } from '../errors.js'
 import { parseWith, strictObject } from '../validation/parse.js'
 import { RealtimeConnection, type RealtimeLimits } from '../realtime/connection.js'
 import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } from './keys.js'
-import { MemoryLimiter, type Limiter, type LimitOptions } from './limits.js'
+import { limitsSchema, MemoryLimiter, type Limiter } from './limits.js'
+import type { VoiceQuota } from '../voices/types.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
 import { TTS_ROUTES } from './tts-routes.js'
 import { parseTarget } from './target.js'
@@ -18,6 +20,8 @@ import { resolveVersion } from './versions.js'
 import { VOICE_ROUTES } from './voice-routes.js'
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+export const DEFAULT_MAX_CONCURRENT_UPLOADS = 8
+export const DEFAULT_QUOTAS = { voicesPerKey: 100, sampleBytesPerKey: 256 * 1024 * 1024 } as const
 /** Bytes queued on a WebSocket above which its contexts stop pulling audio. */
 export const DEFAULT_SEND_BUFFER_BYTES = 512 * 1024
 
@@ -36,12 +40,16 @@ export const serviceOptionsSchema = strictObject({
   /** Keys as secrets or hashes, or a KeyStore; default: the SVC_TTS_API_KEYS environment variable. */
   keys: z.union([z.instanceof(KeyStore), z.array(z.custom<KeyConfig>((v) => typeof v === 'string' || (typeof v === 'object' && v !== null)))]).optional(),
   limiter: z.custom<Limiter>((v) => typeof v === 'object' && v !== null && 'acquire' in v && 'hit' in v && 'charge' in v, 'limiter must implement acquire, hit and charge').optional(),
-  limits: z.custom<LimitOptions>((v) => typeof v === 'object' && v !== null).optional(),
+  limits: limitsSchema.optional(),
   realtime: z
     .object({ maxContexts: z.number().int().min(1), maxContextChars: z.number().int().min(1), idleTimeoutMs: z.number().int().min(1) })
     .partial()
     .optional(),
   maxBodyBytes: z.number().int().min(1).optional(),
+  /** Uploads (voice clones) in flight on this server, over every key: each holds its sample in memory. */
+  maxConcurrentUploads: z.number().int().min(1).optional(),
+  /** What one key may store: cloned voices, and the bytes of their samples. */
+  quotas: z.object({ voicesPerKey: z.number().int().min(0).optional(), sampleBytesPerKey: z.number().int().min(0).optional() }).optional(),
   sendBufferBytes: z.number().int().min(1).optional(),
   /** More routes mounted beside the SPEC's text-to-speech and voice operations. */
   routes: z.array(z.custom<AnyRoute>((v) => typeof v === 'object' && v !== null && 'handle' in v, 'a route needs a handle function')).optional(),
@@ -75,9 +83,13 @@ function parseJson(body: unknown): unknown {
   }
 }
 
-/** The body as the route takes it: parsed and checked by its schema (once), JSON, or the bytes. */
+/** The body as the route takes it: parsed and checked by its schema (once), JSON, the bytes, or the stream. */
 function routeBody(route: AnyRoute, body: unknown): unknown {
   if (route.body === 'raw') return Buffer.isBuffer(body) ? body : undefined
+  if (route.body === 'stream') {
+    if (body instanceof Readable) return body
+    throw new TtsError('INVALID_REQUEST', 'the body was read before this route could stream it (is a body parser mounted before svc-tts?)')
+  }
   if (route.body === undefined || route.body === 'json') return parseJson(body)
   return parseWith(route.body.schema, parseJson(body), route.body.what, route.body.fieldCodes)
 }
@@ -88,7 +100,7 @@ export function errorResponse(error: unknown): { status: number; headers: Record
   const headers: Record<string, string> = {}
   const retryAfter = known?.extra?.retry_after_seconds
   if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter)
-  if (!known || (known.status >= 500 && known.status !== 503)) {
+  if (!known || known.status === 500) {
     // The cause stays in the server's log; the client learns only that it was the server's fault.
     return { status: 500, headers, json: { error_code: known?.code ?? 'INTERNAL_ERROR', message: 'internal server error' } }
   }
@@ -125,6 +137,9 @@ export class TtsService {
   readonly limiter: Limiter
   readonly maxBodyBytes: number
   readonly sendBufferBytes: number
+  readonly maxConcurrentUploads: number
+  readonly quota: VoiceQuota
+  private uploads = 0
   private readonly realtimeLimits: Partial<RealtimeLimits>
   private readonly log: ((entry: RequestLog) => void) | undefined
   private readonly live = new Set<AbortController>()
@@ -139,6 +154,11 @@ export class TtsService {
     this.keys = parsed.keys instanceof KeyStore ? parsed.keys : parsed.keys ? KeyStore.fromConfig(parsed.keys) : (KeyStore.fromEnv(process.env[API_KEYS_ENV]) ?? new KeyStore())
     this.limiter = parsed.limiter ?? new MemoryLimiter(parsed.limits)
     this.maxBodyBytes = parsed.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+    this.maxConcurrentUploads = parsed.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS
+    this.quota = {
+      voices: parsed.quotas?.voicesPerKey ?? DEFAULT_QUOTAS.voicesPerKey,
+      sampleBytes: parsed.quotas?.sampleBytesPerKey ?? DEFAULT_QUOTAS.sampleBytesPerKey,
+    }
     this.sendBufferBytes = parsed.sendBufferBytes ?? DEFAULT_SEND_BUFFER_BYTES
     this.realtimeLimits = parsed.realtime ?? {}
     this.log = parsed.log
@@ -175,9 +195,9 @@ export class TtsService {
     const principal = route.scope ? this.authenticate(header(headers, 'x-api-key'), route.scope) : undefined
     const bodyLimit = this.bodyLimit(route)
     const declared = Number(header(headers, 'content-length') ?? 0)
-    if (declared > bodyLimit) throw new TtsError('PAYLOAD_TOO_LARGE', `the body is larger than ${bodyLimit} bytes`)
+    if (declared > bodyLimit) throw new TtsError(route.tooLarge ?? 'PAYLOAD_TOO_LARGE', `the body is larger than ${bodyLimit} bytes`)
     if (principal) await this.limiter.hit(principal.keyId)
-    const release = principal && route.concurrent ? await this.limiter.acquire(principal.keyId) : undefined
+    const release = await this.slots(route, principal)
     const controller = new AbortController()
     const onAbort = () => controller.abort(new TtsError('ABORTED', 'the client went away'))
     if (signal.aborted) onAbort()
@@ -209,6 +229,7 @@ export class TtsService {
             charge: async (characters) => {
               if (principal) await this.limiter.charge(principal.keyId, characters)
             },
+            owner: principal && { id: principal.keyId, quota: this.quota },
           })
           if (!('stream' in response)) {
             settle()
@@ -230,6 +251,32 @@ export class TtsService {
           return errorResponse(error)
         }
       },
+    }
+  }
+
+  /** The concurrency slots a request holds (its key's, and for an upload one of the server's too); the function gives them back. */
+  private async slots(route: AnyRoute, principal: Principal | undefined): Promise<(() => void) | undefined> {
+    if (!principal || !route.concurrent) return undefined
+    const request = await this.limiter.acquire(principal.keyId, 'requests')
+    if (!route.upload) return request
+    let upload: () => void
+    try {
+      if (this.uploads >= this.maxConcurrentUploads) {
+        throw new TtsError('TOO_MANY_CONCURRENT_REQUESTS', `the server has ${this.uploads} uploads in flight (limit ${this.maxConcurrentUploads})`, { extra: { retry_after_seconds: 1 } })
+      }
+      upload = await this.limiter.acquire(principal.keyId, 'uploads')
+    } catch (error) {
+      request()
+      throw error
+    }
+    this.uploads++
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.uploads--
+      upload()
+      request()
     }
   }
 

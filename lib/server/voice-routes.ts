@@ -10,41 +10,20 @@
  *   DELETE /voices/:voice_id           -> 204
  *   GET    /voices/:voice_id/preview   -> audio/wav
  */
-import type { IncomingHttpHeaders } from 'node:http'
-import { TtsError } from '../errors.js'
-import { SAMPLE_LIMITS } from '../voices/clone.js'
+import type { Readable } from 'node:stream'
 import { parseWith } from '../validation/parse.js'
+import { SAMPLE_LIMITS } from '../voices/clone.js'
+import { checkQuota } from '../voices/quota.js'
 import { cloneRequestSchema, listVoicesSchema, voiceBatchRequestSchema, voicePatchSchema } from '../voices/schemas.js'
 import { route, type AnyRoute } from './routes.js'
+import { readForm, type FormBounds } from './upload.js'
 
 const JSON_BODY_BYTES = 64 * 1024
 /** The sample plus the form's other fields and boundaries. */
 export const CLONE_BODY_BYTES = SAMPLE_LIMITS.maxBytes + 64 * 1024
 
-function tooLarge(bytes: number | string): TtsError {
-  return new TtsError('SAMPLE_TOO_LARGE', `the upload is ${bytes} bytes; a voice sample may be at most ${SAMPLE_LIMITS.maxBytes}`)
-}
-
-/** The clone form: the `clip` file and its text fields. */
-async function readCloneForm(body: Buffer | undefined, headers: IncomingHttpHeaders): Promise<{ clip: Buffer; fields: Record<string, string> }> {
-  const type = headers['content-type'] ?? ''
-  if (!/^multipart\/form-data\b/i.test(type) || !body) {
-    throw new TtsError('INVALID_REQUEST', 'send the sample as multipart/form-data with the audio in a field named clip')
-  }
-  if (body.length > CLONE_BODY_BYTES) throw tooLarge(body.length)
-  let form: FormData
-  try {
-    // The platform's own multipart parser (undici, in Node itself).
-    form = await new Response(new Blob([new Uint8Array(body)]), { headers: { 'content-type': type } }).formData()
-  } catch (cause) {
-    throw new TtsError('INVALID_REQUEST', 'the multipart form could not be read', { cause })
-  }
-  const clip = form.get('clip')
-  if (!(clip instanceof Blob)) throw new TtsError('INVALID_REQUEST', 'the form has no file in a field named clip')
-  const fields: Record<string, string> = {}
-  for (const [key, value] of form) if (key !== 'clip' && typeof value === 'string') fields[key] = value
-  return { clip: Buffer.from(await clip.arrayBuffer()), fields }
-}
+/** The clone form: the sample in `clip`, and a few short text fields (name, description, language, gender). */
+const CLONE_FORM: FormBounds = { file: 'clip', maxFileBytes: SAMPLE_LIMITS.maxBytes, tooLarge: 'SAMPLE_TOO_LARGE', maxFields: 8, maxFieldBytes: 4096 }
 
 const voices = { scope: 'voices', versionRequired: false } as const
 
@@ -58,16 +37,21 @@ export const VOICE_ROUTES: readonly AnyRoute[] = [
     maxBodyBytes: JSON_BODY_BYTES,
     handle: async ({ engine, body }) => ({ status: 200, json: await engine.voices.list(body) }),
   }),
-  route<Buffer | undefined>({
+  route<Readable>({
     ...voices,
     method: 'POST',
     path: '/voices/clone',
     concurrent: true,
-    body: 'raw',
+    upload: true,
+    body: 'stream',
     maxBodyBytes: CLONE_BODY_BYTES,
-    handle: async ({ engine, body, headers, signal }) => {
-      const { clip, fields } = await readCloneForm(body, headers)
-      return { status: 200, json: await engine.voices.clone(clip, parseWith(cloneRequestSchema, fields, 'clone request'), { signal }) }
+    tooLarge: 'SAMPLE_TOO_LARGE',
+    handle: async ({ engine, body, headers, signal, owner }) => {
+      // A key at its quota is refused before its sample is read.
+      if (owner) checkQuota(await engine.voices.usage(owner.id), 0, owner.quota)
+      const { file, fields } = await readForm(body, headers, CLONE_FORM, signal)
+      const meta = parseWith(cloneRequestSchema, fields, 'clone request')
+      return { status: 200, json: await engine.voices.clone(file, meta, { signal, ...(owner && { owner }) }) }
     },
   }),
   route({

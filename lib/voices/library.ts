@@ -10,7 +10,8 @@ import { parseWith } from '../validation/parse.js'
 import { analyseSample, fitPackTuning, fitRendering, inferGender, toAnalysis } from './clone.js'
 import { PreviewCache, previewText } from './preview.js'
 import { cloneRequestSchema, listVoicesSchema, voiceIdsSchema, voicePatchSchema, voiceRenderingSchema } from './schemas.js'
-import type { BackendTuning, CloneVoiceFields, ListVoicesOptions, StoredVoice, VoiceAnalysis, VoicePage, VoicePatch, VoiceRecord, VoiceStore } from './types.js'
+import { checkQuota } from './quota.js'
+import type { BackendTuning, CloneVoiceFields, ListVoicesOptions, StoredVoice, VoiceAnalysis, VoicePage, VoicePatch, VoiceQuota, VoiceRecord, VoiceStore, VoiceUsage } from './types.js'
 
 /** The answer of a batch get: the voices found, in the order asked, and the ids no voice has. */
 export interface VoiceBatch {
@@ -20,6 +21,11 @@ export interface VoiceBatch {
 
 export interface CallOptions {
   signal?: AbortSignal
+}
+
+export interface CloneOptions extends CallOptions {
+  /** Who the voice is made for (an API key's id), and what they may store: past it, VOICE_QUOTA_EXCEEDED. */
+  owner?: { id: string; quota?: VoiceQuota }
 }
 
 /** One call of the engine: its signal (the caller's, or the engine closing), and its end. */
@@ -82,11 +88,14 @@ export class VoiceLibrary {
    * A new voice from a recording (WAV, FLAC, Ogg or MP3, at least 3 s of speech, at most 60 s)
    * and its fields { name, description?, language, gender? }. Nothing is stored unless it succeeds.
    */
-  async clone(sample: Buffer, fields: CloneVoiceFields, options?: CallOptions): Promise<VoiceRecord> {
-    const call = this.renderer.begin(options)
+  async clone(sample: Buffer, fields: CloneVoiceFields, options: CloneOptions = {}): Promise<VoiceRecord> {
+    const { owner, ...callOptions } = options
+    const call = this.renderer.begin(callOptions)
     try {
       const meta = parseWith(cloneRequestSchema, fields, 'clone request')
       if (!Buffer.isBuffer(sample)) throw new TtsError('INVALID_REQUEST', 'the sample must be a Buffer')
+      // Refused before the analysis when the owner is at its quota already; checked again as the voice is stored.
+      if (owner?.quota) checkQuota(await this.usage(owner.id), sample.length, owner.quota)
       const { analysis, mediaType } = await analyseSample(this.native, sample)
       call.throwIfAborted()
       const gender = meta.gender ?? inferGender(analysis)
@@ -98,11 +107,16 @@ export class VoiceLibrary {
         return this.measure(this.renderer.calibration(backend, voice, CALIBRATION_TEXT, call.signal))
       })
       call.throwIfAborted()
-      const stored = await this.store.create({ ...meta, gender, rendering, analysis, sample: { audio: sample, mediaType } })
+      const stored = await this.store.create({ ...meta, gender, rendering, analysis, sample: { audio: sample, mediaType }, ...(owner && { owner: owner.id }) }, owner?.quota)
       return stored.record
     } finally {
       call.end()
     }
+  }
+
+  /** What an owner's cloned voices take (zero where the store keeps no owners). */
+  async usage(owner: string): Promise<VoiceUsage> {
+    return (await this.opened().usage?.(owner)) ?? { voices: 0, sampleBytes: 0 }
   }
 
   async list(options: ListVoicesOptions = {}): Promise<VoicePage> {

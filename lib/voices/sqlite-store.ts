@@ -1,49 +1,27 @@
 /**
- * The durable voice library: cloned voices in an embedded SQLite database (WAL, one transaction
- * per change, versioned migrations), the predefined voices in memory, read-only, listed first.
+ * The durable voice library: cloned voices in an embedded SQLite database (one transaction per
+ * change; the file's opening, locks and full disks are lib/voices/sqlite-database.ts's), the
+ * predefined voices in memory, read-only, listed first.
  */
 import { randomUUID } from 'node:crypto'
-import Database from 'better-sqlite3'
 import { TtsError } from '../errors.js'
 import type { Language } from '../text/types.js'
 import { PREDEFINED_VOICES } from './predefined.js'
+import { checkQuota } from './quota.js'
+import { VoiceDatabase } from './sqlite-database.js'
 import type {
   ListVoicesOptions,
   NewVoice,
   StoredVoice,
   VoicePage,
   VoicePatch,
+  VoiceQuota,
   VoiceSample,
   VoiceStore,
+  VoiceUsage,
 } from './types.js'
 
 export const DEFAULT_LIST_LIMIT = 20
-
-/** Each entry moves the schema one version up; PRAGMA user_version records how far a database is. */
-const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE voices (
-     seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- list order; never reused, so cursors stay valid
-     voice_id TEXT NOT NULL UNIQUE,
-     name TEXT NOT NULL,
-     description TEXT NOT NULL,
-     language TEXT NOT NULL,
-     gender TEXT NOT NULL,
-     created_at TEXT NOT NULL,
-     updated_at TEXT NOT NULL,
-     rendering TEXT NOT NULL,  -- JSON VoiceRendering
-     analysis TEXT NOT NULL    -- JSON VoiceAnalysis
-   );
-   CREATE TABLE voice_samples (
-     voice_id TEXT PRIMARY KEY REFERENCES voices(voice_id) ON DELETE CASCADE,
-     media_type TEXT NOT NULL,
-     audio BLOB NOT NULL
-   );`,
-  // A deleted voice keeps its place in the list order, so a cursor naming it stays valid.
-  `CREATE TABLE deleted_voices (
-     voice_id TEXT PRIMARY KEY,
-     seq INTEGER NOT NULL
-   );`,
-]
 
 interface VoiceRow {
   seq: number
@@ -83,7 +61,7 @@ function readOnly(voice: StoredVoice): TtsError {
 }
 
 export class SqliteVoiceStore implements VoiceStore {
-  private opened: Database.Database | undefined
+  private opened: VoiceDatabase | undefined
   private readonly predefined = new Map(PREDEFINED_VOICES.map((v) => [v.record.voice_id, v]))
 
   /**
@@ -93,49 +71,27 @@ export class SqliteVoiceStore implements VoiceStore {
    * with --ignore-scripts skips the script that fetches it).
    */
   constructor(private readonly file: string) {
-    if (file !== ':memory:') this.open()
+    if (file !== ':memory:') this.opened = new VoiceDatabase(file)
+  }
+
+  /** Why the library opened read-only (a full disk, a read-only mount), when it did. */
+  get readOnlyBecause(): string | undefined {
+    return this.opened?.readOnlyBecause
   }
 
   /** The database, opened on first use. */
-  private get db(): Database.Database {
-    return this.opened ?? this.open()
+  private get database(): VoiceDatabase {
+    this.opened ??= new VoiceDatabase(this.file)
+    return this.opened
   }
 
   /** The database where it may hold cloned voices: an in-memory library nothing was written to holds none. */
-  private get stored(): Database.Database | undefined {
-    return this.file === ':memory:' ? this.opened : this.db
-  }
-
-  private open(): Database.Database {
-    let db: Database.Database
-    try {
-      db = new Database(this.file)
-    } catch (cause) {
-      if (!/bindings file|better_sqlite3\.node/.test(String(cause))) throw cause
-      throw new TtsError('VOICE_LIBRARY_UNAVAILABLE', "the voice library needs better-sqlite3's native binary, which is missing (was it installed with --ignore-scripts?): run `npm rebuild better-sqlite3`", { cause })
-    }
-    db.pragma('journal_mode = WAL')
-    db.pragma('synchronous = FULL')  // an acknowledged voice survives a crash or power loss
-    db.pragma('foreign_keys = ON')
-    db.pragma('busy_timeout = 5000')
-    this.opened = db
-    this.migrate()
-    return db
-  }
-
-  private migrate(): void {
-    const version = this.db.pragma('user_version', { simple: true }) as number
-    if (version > MIGRATIONS.length) {
-      throw new Error(`voice database schema version ${version} is newer than this svc-tts (${MIGRATIONS.length})`)
-    }
-    this.db.transaction(() => {
-      for (let v = version; v < MIGRATIONS.length; v++) this.db.exec(MIGRATIONS[v]!)
-      this.db.pragma(`user_version = ${MIGRATIONS.length}`)
-    }).immediate()
+  private get stored(): VoiceDatabase | undefined {
+    return this.file === ':memory:' ? this.opened : this.database
   }
 
   async list({ limit = DEFAULT_LIST_LIMIT, cursor, language, gender, voice_type }: ListVoicesOptions = {}): Promise<VoicePage> {
-    const after = cursor === undefined ? undefined : this.positionOf(cursor)
+    const after = cursor === undefined ? undefined : await this.positionOf(cursor)
     const picked: { voice: StoredVoice; position: Position }[] = []
     // One row more than asked tells whether another page follows.
     const wanted = limit + 1
@@ -151,18 +107,19 @@ export class SqliteVoiceStore implements VoiceStore {
     }
     const stored = this.stored
     if (voice_type !== 'PREDEFINED' && picked.length < wanted && stored) {
-      const rows = stored
+      const from = after !== undefined && 'seq' in after ? after.seq : 0
+      const rows = await stored.read(() => stored.db
         .prepare(
           `SELECT * FROM voices WHERE seq > @seq
              AND (@language IS NULL OR language = @language) AND (@gender IS NULL OR gender = @gender)
            ORDER BY seq LIMIT @limit`,
         )
         .all({
-          seq: after !== undefined && 'seq' in after ? after.seq : 0,
+          seq: from,
           language: language ?? null,
           gender: gender ?? null,
           limit: wanted - picked.length,
-        }) as VoiceRow[]
+        }) as VoiceRow[])
       for (const row of rows) picked.push({ voice: fromRow(row), position: { seq: row.seq } })
     }
 
@@ -173,12 +130,13 @@ export class SqliteVoiceStore implements VoiceStore {
   }
 
   /** Where the voice a cursor names stands in the list, also once it is deleted. */
-  private positionOf(cursor: string): Position {
+  private async positionOf(cursor: string): Promise<Position> {
     const index = PREDEFINED_VOICES.findIndex((v) => v.record.voice_id === cursor)
     if (index >= 0) return { predefined: index }
-    const row = this.stored
-      ?.prepare('SELECT seq FROM voices WHERE voice_id = @cursor UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = @cursor')
-      .get({ cursor }) as { seq: number } | undefined
+    const stored = this.stored
+    const row = await stored?.read(() => stored.db
+      .prepare('SELECT seq FROM voices WHERE voice_id = @cursor UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = @cursor')
+      .get({ cursor }) as { seq: number } | undefined)
     if (!row) throw new TtsError('INVALID_REQUEST', `cursor '${cursor}' is not the id of a voice this list returned`)
     return { seq: row.seq }
   }
@@ -186,7 +144,8 @@ export class SqliteVoiceStore implements VoiceStore {
   async get(voiceId: string): Promise<StoredVoice | undefined> {
     const predefined = this.predefined.get(voiceId)
     if (predefined) return predefined
-    const row = this.stored?.prepare('SELECT * FROM voices WHERE voice_id = ?').get(voiceId) as VoiceRow | undefined
+    const stored = this.stored
+    const row = await stored?.read(() => stored.db.prepare('SELECT * FROM voices WHERE voice_id = ?').get(voiceId) as VoiceRow | undefined)
     return row && fromRow(row)
   }
 
@@ -199,29 +158,34 @@ export class SqliteVoiceStore implements VoiceStore {
     return found
   }
 
-  async create(voice: NewVoice): Promise<StoredVoice> {
+  /** With `quota`, the voice is refused (VOICE_QUOTA_EXCEEDED) when its owner would pass it, in the same transaction. */
+  async create(voice: NewVoice, quota?: VoiceQuota): Promise<StoredVoice> {
     const now = new Date().toISOString()
     const voiceId = randomUUID()
-    this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO voices (voice_id, name, description, language, gender, created_at, updated_at, rendering, analysis)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(voiceId, voice.name, voice.description, voice.language, voice.gender, now, now,
-          JSON.stringify(voice.rendering), JSON.stringify(voice.analysis))
-      this.db
-        .prepare('INSERT INTO voice_samples (voice_id, media_type, audio) VALUES (?, ?, ?)')
-        .run(voiceId, voice.sample.mediaType, voice.sample.audio)
-    }).immediate()
+    const { db } = this.database
+    await this.database.write(() => {
+      if (quota && voice.owner !== undefined) checkQuota(this.usageOf(voice.owner), voice.sample.audio.length, quota)
+      db.prepare(
+        `INSERT INTO voices (voice_id, name, description, language, gender, created_at, updated_at, rendering, analysis, owner)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(voiceId, voice.name, voice.description, voice.language, voice.gender, now, now,
+        JSON.stringify(voice.rendering), JSON.stringify(voice.analysis), voice.owner ?? null)
+      db.prepare('INSERT INTO voice_samples (voice_id, media_type, audio) VALUES (?, ?, ?)').run(voiceId, voice.sample.mediaType, voice.sample.audio)
+    })
     return (await this.get(voiceId))!
+  }
+
+  async usage(owner: string): Promise<VoiceUsage> {
+    const stored = this.stored
+    return (await stored?.read(() => this.usageOf(owner))) ?? { voices: 0, sampleBytes: 0 }
   }
 
   async update(voiceId: string, patch: VoicePatch): Promise<StoredVoice | undefined> {
     const predefined = this.predefined.get(voiceId)
     if (predefined) throw readOnly(predefined)
-    const changes = this.stored
-      ?.prepare(
+    const stored = this.stored
+    const changes = await stored?.write(() => stored.db
+      .prepare(
         `UPDATE voices SET name = coalesce(@name, name), description = coalesce(@description, description),
            language = coalesce(@language, language), gender = coalesce(@gender, gender), updated_at = @now
          WHERE voice_id = @voiceId`,
@@ -233,7 +197,7 @@ export class SqliteVoiceStore implements VoiceStore {
         language: patch.language ?? null,
         gender: patch.gender ?? null,
         now: new Date().toISOString(),
-      }).changes
+      }).changes, { freesSpace: true })
     return !changes ? undefined : this.get(voiceId)
   }
 
@@ -242,20 +206,28 @@ export class SqliteVoiceStore implements VoiceStore {
     if (predefined) throw readOnly(predefined)
     const stored = this.stored
     if (!stored) return false
-    return stored.transaction(() => {
-      stored.prepare('INSERT OR REPLACE INTO deleted_voices (voice_id, seq) SELECT voice_id, seq FROM voices WHERE voice_id = ?').run(voiceId)
-      return stored.prepare('DELETE FROM voices WHERE voice_id = ?').run(voiceId).changes > 0
-    }).immediate()
+    return stored.write(() => {
+      stored.db.prepare('INSERT OR REPLACE INTO deleted_voices (voice_id, seq) SELECT voice_id, seq FROM voices WHERE voice_id = ?').run(voiceId)
+      return stored.db.prepare('DELETE FROM voices WHERE voice_id = ?').run(voiceId).changes > 0
+    }, { freesSpace: true })
   }
 
   async sample(voiceId: string): Promise<VoiceSample | undefined> {
-    const row = this.stored?.prepare('SELECT media_type, audio FROM voice_samples WHERE voice_id = ?').get(voiceId) as
+    const stored = this.stored
+    const row = await stored?.read(() => stored.db.prepare('SELECT media_type, audio FROM voice_samples WHERE voice_id = ?').get(voiceId) as
       | { media_type: string; audio: Buffer }
-      | undefined
+      | undefined)
     return row && { audio: row.audio, mediaType: row.media_type }
   }
 
   async close(): Promise<void> {
-    if (this.opened?.open) this.opened.close()
+    this.opened?.close()
+  }
+
+  private usageOf(owner: string): VoiceUsage {
+    const row = this.database.db
+      .prepare('SELECT count(*) AS voices, coalesce(sum(length(s.audio)), 0) AS sampleBytes FROM voices v JOIN voice_samples s USING (voice_id) WHERE v.owner = ?')
+      .get(owner) as VoiceUsage
+    return { voices: row.voices, sampleBytes: row.sampleBytes }
   }
 }

@@ -79,6 +79,8 @@ export interface VoicePage {
 }
 
 export interface NewVoice {
+  /** Who made the voice (an API key's id): what its quota counts against. */
+  owner?: string
   name: string
   description: string
   language: Language
@@ -86,6 +88,17 @@ export interface NewVoice {
   rendering: VoiceRendering
   analysis: VoiceAnalysis
   sample: VoiceSample
+}
+
+/** What one owner may store: cloned voices, and the bytes of their samples. */
+export interface VoiceQuota {
+  voices: number
+  sampleBytes: number
+}
+
+export interface VoiceUsage {
+  voices: number
+  sampleBytes: number
 }
 
 /**
@@ -97,7 +110,10 @@ export interface VoiceStore {
   get(voiceId: string): Promise<StoredVoice | undefined>
   /** The voices found, in the order asked; unknown ids are left out. */
   getMany(voiceIds: readonly string[]): Promise<StoredVoice[]>
-  create(voice: NewVoice): Promise<StoredVoice>
+  /** With `quota`, refuses a voice that takes its owner past it (VOICE_QUOTA_EXCEEDED); a store may ignore quotas. */
+  create(voice: NewVoice, quota?: VoiceQuota): Promise<StoredVoice>
+  /** What an owner's voices take, for quotas; a store without it does not enforce them. */
+  usage?(owner: string): Promise<VoiceUsage>
   /** Undefined when no voice has that id. */
   update(voiceId: string, patch: VoicePatch): Promise<StoredVoice | undefined>
   /** False when no voice has that id. */
