@@ -4,8 +4,8 @@
  * figures from the run and the part of the engine responsible.
  */
 import { mib, ms, seconds, times } from './format.js'
-import type { HarnessResults } from './harness.js'
-import { PARAGRAPH_PLAN_TASK, type SuiteRow } from './suite.js'
+import type { HarnessResults } from './measure-subjects.js'
+import { PARAGRAPH_PLAN_TASK, type SuiteRow } from './micro-benchmarks.js'
 import { resultsFor } from './targets.js'
 
 function eventLoopLag(results: HarnessResults): string {

@@ -3,7 +3,7 @@
  * measured, whether the target is met, and what in the engine drives the number.
  */
 import { ms, rtf, times } from './format.js'
-import type { HarnessResults, SubjectResults } from './harness.js'
+import type { HarnessResults, SubjectResults } from './measure-subjects.js'
 
 export interface Verdict {
   target: string
