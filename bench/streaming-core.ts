@@ -8,20 +8,18 @@
 import { execFile } from 'node:child_process'
 import { setMaxListeners } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os, { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { createEngine, type Engine } from '../lib/index.js'
 import { machineInfo } from './harness/machine.js'
+import { writeReport } from './harness/results.js'
 import { median, quantile } from './harness/stats.js'
 import { requestFor, subjectById, type Subject } from './harness/subjects.js'
 import { CLAUSE_SENTENCES, HARVARD_SENTENCES, THOUSAND_WORDS, TWO_SENTENCES, wordCount } from './harness/texts.js'
 import { measureWer, type WerResult } from './harness/word-error-rate.js'
 
 const run = promisify(execFile)
-const MARKED_SECTION = /<!-- ([\w-]+):start -->[\s\S]*?<!-- \1:end -->/g
 const TEN_THOUSAND_WORDS = Array.from({ length: 10 }, () => THOUSAND_WORDS).join(' ')
 
 interface Figure {
@@ -218,12 +216,7 @@ async function main(): Promise<void> {
   out()
   out(`Mean over the four voices: ${signed(meanDiff)} points.`)
   out()
-  // Other benches keep their own sections of RESULTS.md between <!-- name:start/end --> markers.
-  const resultsPath = fileURLToPath(new URL('./RESULTS.md', import.meta.url))
-  const kept = existsSync(resultsPath) ? (readFileSync(resultsPath, 'utf8').match(MARKED_SECTION) ?? []) : []
-  const report = [`${lines.join('\n')}\n`, ...kept.map((section) => `${section.trimEnd()}\n`)].join('\n')
-  writeFileSync(resultsPath, report)
-  process.stdout.write(report)
+  process.stdout.write(writeReport(`${lines.join('\n')}\n`))
 }
 
 await main()
