@@ -1,5 +1,5 @@
 /**
- * What the run shows beyond the acceptance targets: event-loop lag and throughput under
+ * What the run shows beyond the targets (targets.ts): event-loop lag and throughput under
  * concurrent streams, memory, and the audio the chunking adds on flite. Each note carries its
  * figures from the run and the part of the engine responsible.
  */
