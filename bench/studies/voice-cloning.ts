@@ -87,7 +87,7 @@ for (const [label, wav] of await speakers()) {
   const started = performance.now()
   const record = await engine.voices.clone(wav, { name: label, language: 'en' })
   cloneSeconds.push((performance.now() - started) / 1000)
-  const stored = await (engine as unknown as { voiceStore: { get(id: string): Promise<StoredVoice> } }).voiceStore.get(record.voice_id)
+  const stored = await engine.voices.find(record.voice_id)
   const sampleFormant = sample.formantSpacingHz / 1000
   for (const [backend, model] of MODELS) {
     const clone = await measure(record.voice_id, model)
@@ -131,7 +131,7 @@ for (let i = 0; i < 5; i++) {
 }
 rtfs.sort((a, b) => a - b)
 const shifted = await engine.voices.clone(sox(await speak(byName('Sarah').record.voice_id, 'svc_flash_v1.0', SAMPLE_TEXT, 'wav'), ['pitch', '-300']), { name: 'cost', language: 'en' })
-const shiftedStored = await (engine as unknown as { voiceStore: { get(id: string): Promise<StoredVoice> } }).voiceStore.get(shifted.voice_id)
+const shiftedStored = await engine.voices.find(shifted.voice_id)
 const costRows: string[] = []
 for (const [backend, model] of MODELS) {
   const base = basePredefined(shiftedStored, backend)!
