@@ -98,7 +98,7 @@ describe('the link checker', () => {
   it('makes GitHub slugs', () => {
     expect(slugOf('Speaking rate: `speed` (extension)')).toBe('speaking-rate-speed-extension')
     expect(slugOf('Choices where the SPEC says "not shown"')).toBe('choices-where-the-spec-says-not-shown')
-    expect(slugOf('Server (bench/server.ts)')).toBe('server-benchserverts')
+    expect(slugOf('Server (bench/studies/server.ts)')).toBe('server-benchstudiesserverts')
     expect(slugOf('1-D convolutions as 2-D (both pack types)')).toBe('1-d-convolutions-as-2-d-both-pack-types')
     expect(slugOf("The text layer's files")).toBe('the-text-layers-files')
     expect([...anchorsOf('# A\n## A\n```\n# B\n```\n')]).toEqual(['a', 'a-1'])

@@ -4,8 +4,8 @@
  * with like. The in-process output rate is the backend's own rate (no resampling), as the CLIs do;
  * one extra espeak-ng row at 44.1 kHz shows what the library's usual output format adds.
  */
-import type { SampleRate } from '../lib/audio/format.js'
-import { PREDEFINED_VOICES } from '../lib/voices/predefined.js'
+import type { SampleRate } from '../../lib/audio/format.js'
+import { PREDEFINED_VOICES } from '../../lib/voices/predefined.js'
 
 export interface CliCommand {
   command: string

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { wavHeader, type Engine } from '../lib/index.js'
+import { wavHeader, type Engine } from '../../lib/index.js'
 import { requestFor, type Subject } from './subjects.js'
 
 const run = promisify(execFile)

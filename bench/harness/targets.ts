@@ -1,9 +1,10 @@
 /**
- * The issue's acceptance targets, checked against one run's figures. Each verdict says what was
- * measured, whether the target is met, and what in the engine drives the number.
+ * What each synthesizer should do against its command-line program (first chunk, real-time
+ * factor, streaming before the text is done), checked against one run's figures. Each verdict says
+ * what was measured, whether the target is met, and what in the engine drives the number.
  */
 import { ms, rtf, times } from './format.js'
-import type { HarnessResults, SubjectResults } from './harness.js'
+import type { HarnessResults, SubjectResults } from './measure-subjects.js'
 
 export interface Verdict {
   target: string

@@ -1,11 +1,11 @@
 /**
- * What the run shows beyond the acceptance targets: event-loop lag and throughput under
+ * What the run shows beyond the targets (targets.ts): event-loop lag and throughput under
  * concurrent streams, memory, and the audio the chunking adds on flite. Each note carries its
  * figures from the run and the part of the engine responsible.
  */
 import { mib, ms, seconds, times } from './format.js'
-import type { HarnessResults } from './harness.js'
-import { PARAGRAPH_PLAN_TASK, type SuiteRow } from './suite.js'
+import type { HarnessResults } from './measure-subjects.js'
+import { PARAGRAPH_PLAN_TASK, type SuiteRow } from './micro-benchmarks.js'
 import { resultsFor } from './targets.js'
 
 function eventLoopLag(results: HarnessResults): string {

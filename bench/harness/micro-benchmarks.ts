@@ -3,9 +3,9 @@
  * each synthesizer, and the WAV header. These isolate the costs that the harness sees combined.
  */
 import { Bench } from 'tinybench'
-import { wavHeader } from '../lib/audio/format.js'
-import { createEngine } from '../lib/engine/create.js'
-import { planSpeech } from '../lib/text/index.js'
+import { wavHeader } from '../../lib/audio/format.js'
+import { createEngine } from '../../lib/engine/create.js'
+import { planSpeech } from '../../lib/text/index.js'
 import { requestFor, subjectById } from './subjects.js'
 import { HARVARD_SENTENCES, THOUSAND_WORDS, TWO_SENTENCES } from './texts.js'
 

@@ -1,9 +1,9 @@
 /* How long libflite alone takes from a clause to its first streaming callback with the rms voice,
  * as the flite program runs it: without svc-tts's cache of feature paths (native/flite_features.cc),
  * for a text that opens with that clause (bench/RESULTS.md, "Measurements behind design choices").
- * 200 runs, each 20 ms after the last, as bench/acceptance.ts spaces its requests:
+ * 200 runs, each 20 ms after the last, as bench/streaming-core.ts spaces its requests:
  *
- *   gcc -O2 -o /tmp/flite-first-audio bench/flite-first-audio.c -lflite_cmu_us_rms \
+ *   gcc -O2 -o /tmp/flite-first-audio bench/native/flite-first-audio.c -lflite_cmu_us_rms \
  *     -lflite_usenglish -lflite_cmulex -lflite -lm && /tmp/flite-first-audio
  */
 #include <flite/cst_audio.h>
@@ -15,7 +15,7 @@
 
 cst_voice *register_cmu_us_rms(const char *voxdir);
 
-// The 1000- and 10 000-word texts' first chunk (bench/texts.ts).
+// The 1000- and 10 000-word texts' first chunk (bench/harness/texts.ts).
 static const char *kClause = "The old lighthouse stood at the end of a long spit of sand,";
 enum { kRuns = 200 };
 

@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { cliPeakRssMib, spawnOverheadMs, timeCli } from './cli.js'
-import type { ConcurrencyMeasurements } from './concurrency-workload.js'
-import type { EngineMeasurements } from './engine-workload.js'
+import { cliPeakRssMib, spawnOverheadMs, timeCli } from './cli-baselines.js'
+import type { ConcurrencyMeasurements } from '../workers/concurrency-workload.js'
+import type { EngineMeasurements } from '../workers/engine-workload.js'
 import { measureSpeaker, type SpeakerMeasurements } from './protocol.js'
 import { SUBJECTS, type Subject } from './subjects.js'
 import { THOUSAND_WORDS, TWO_SENTENCES } from './texts.js'
@@ -60,16 +60,16 @@ function progress(message: string): void {
   process.stderr.write(`[bench] ${message}\n`)
 }
 
-export async function runHarness(): Promise<HarnessResults> {
+export async function measureSubjects(): Promise<HarnessResults> {
   const subjects: SubjectResults[] = []
   for (const subject of SUBJECTS) {
     progress(`${subject.label}: in-process engine`)
-    const engine = await runWorkload<EngineMeasurements>('./engine-workload.ts', subject.id)
+    const engine = await runWorkload<EngineMeasurements>('../workers/engine-workload.ts', subject.id)
     if (subject.cli) progress(`${subject.label}: ${subject.cli.command} command line`)
     const cli = await measureCli(subject)
     if (LOAD_TESTED.has(subject.id)) progress(`${subject.label}: 1, 2, 4, 8 concurrent streams`)
     const concurrency = LOAD_TESTED.has(subject.id)
-      ? await runWorkload<ConcurrencyMeasurements>('./concurrency-workload.ts', subject.id)
+      ? await runWorkload<ConcurrencyMeasurements>('../workers/concurrency-workload.ts', subject.id)
       : undefined
     subjects.push({ subject, engine, ...(cli && { cli }), ...(concurrency && { concurrency }) })
   }

@@ -4,8 +4,8 @@
  * on request its event-loop delay (p99, max) since the last reset.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { createEngine } from '../lib/index.js'
-import { createTtsServer } from '../lib/server/index.js'
+import { createEngine } from '../../lib/index.js'
+import { createTtsServer } from '../../lib/server/index.js'
 
 const key = process.env.BENCH_KEY!
 

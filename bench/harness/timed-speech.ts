@@ -1,5 +1,5 @@
 /** Times one `engine.speak()` call the way a streaming consumer experiences it. */
-import type { Engine } from '../lib/engine/engine.js'
+import type { Engine } from '../../lib/engine/engine.js'
 import type { SpeechTiming } from './protocol.js'
 import { requestFor, type Subject } from './subjects.js'
 

@@ -2,11 +2,11 @@
  * Child process: for one subject (argv[2]), runs 1, 2, 4 and 8 streams of the 1000-word text at
  * once, each read as fast as it comes, and records throughput and the event-loop timer lag.
  */
-import { createEngine } from '../lib/engine/create.js'
-import { TWO_SENTENCES, THOUSAND_WORDS } from './texts.js'
-import { subjectById } from './subjects.js'
-import { timeSpeech } from './timed-speech.js'
-import { TimerLagMonitor, type LagSummary } from './timer-lag.js'
+import { createEngine } from '../../lib/engine/create.js'
+import { TWO_SENTENCES, THOUSAND_WORDS } from '../harness/texts.js'
+import { subjectById } from '../harness/subjects.js'
+import { timeSpeech } from '../harness/timed-speech.js'
+import { TimerLagMonitor, type LagSummary } from '../harness/timer-lag.js'
 
 const STREAM_COUNTS = [1, 2, 4, 8] as const
 

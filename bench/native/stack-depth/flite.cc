@@ -1,6 +1,6 @@
 // Deepest stack flite uses on one text, for the pool's stack size (native/pool.h).
 // Paints a 1 GiB thread stack, synthesises on it, and reports how much of it was written.
-//   g++ -O2 -o /tmp/flite-stack bench/stack-depth/flite.cc -lflite_cmu_us_slt -lflite_cmu_us_kal16 \
+//   g++ -O2 -o /tmp/flite-stack bench/native/stack-depth/flite.cc -lflite_cmu_us_slt -lflite_cmu_us_kal16 \
 //     -lflite_usenglish -lflite_cmulex -lflite -lpthread -lm
 //   /tmp/flite-stack slt 'a.' 4096 a     # voice, unit, length in bytes, suffix
 // Measured (Debian 12's flite): about 128 bytes per character of one token ('a.' x 4096:

@@ -1,0 +1,47 @@
+/**
+ * What bench/neural-packs.ts and its scenarios (bench/workers/neural-scenario.ts) share: the
+ * stand-in for a Piper medium voice that scripts/make-bench-piper.py makes, the paragraph, the
+ * figures a scenario reports, and sherpa-onnx-node where it is installed.
+ */
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { THOUSAND_WORDS } from './texts.js'
+
+export const MODEL = fileURLToPath(new URL('../.models/piper-medium-standin.onnx', import.meta.url))
+/** The first sentences of the long text up to about 100 words: a paragraph of about 40 s of speech. */
+export const PARAGRAPH = THOUSAND_WORDS.split(/(?<=\.) /).reduce((text, sentence) => (text.split(' ').length >= 100 ? text : `${text} ${sentence}`.trim()), '')
+/** The 20 sentences are timed this many times, through the engine and bare in turn: the median of each. */
+export const RTF_PASSES = 5
+
+export interface Measured {
+  scenario: string
+  firstAudioMs?: number[]
+  wallMs?: number
+  audioSeconds?: number
+  /** Bare ORT on the model file as it is, and on the graph the pack runs (its convolutions lifted to 2-D). */
+  bareMs?: number
+  bareLiftedMs?: number
+  worstLagMs?: number
+  /** Scenario 'lengths': RSS after each pass over clauses of every length. */
+  passRssMib?: number[]
+  peakRssMib: number
+  /** Whether the pack runs its vocoder on windows, and why not; the convolutions it runs as 2-D. */
+  windowed?: boolean
+  windowedWhy?: string
+  lifted?: number
+  /** RSS when the child started, before the engine (Node, tsx and the modules loaded). */
+  startRssMib: number
+  loadMs: number
+}
+
+export interface SherpaTts {
+  generateAsync(request: { text: string; sid: number; speed: number; onProgress?: () => number }): Promise<{ samples: Float32Array; sampleRate: number }>
+}
+
+export function sherpaModule(): { OfflineTts: { createAsync(config: unknown): Promise<SherpaTts> } } | undefined {
+  try {
+    return createRequire(import.meta.url)(process.env.SHERPA_ONNX_NODE ?? 'sherpa-onnx-node')
+  } catch {
+    return undefined
+  }
+}
