@@ -43,7 +43,7 @@ const CALIBRATION_FORMAT = { container: 'raw', encoding: 'pcm_f32le', sample_rat
 
 function openVoiceStore(dataDir: string | undefined): VoiceStore {
   if (dataDir === undefined) return new SqliteVoiceStore(':memory:')
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })  // it holds people's recordings
   return new SqliteVoiceStore(path.join(dataDir, 'voices.db'))
 }
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyReply } from 'fastify'
 import { TtsError } from '../errors.js'
 import { errorResponse, notFound, type TtsService } from './service.js'
+import { capConnections, serverTimeouts } from './connections.js'
 import { clientGone, writeResponse } from './node-http.js'
 import { closeWithin, createTtsServer, LAST_BYTES_GRACE_MS } from './standalone.js'
 import { parseTarget } from './target.js'
@@ -56,7 +57,7 @@ export async function mount(service: TtsService, framework: Framework, listen: L
     const router = createTtsRouter(service)
     app.use(router, answerNotFound, answerErrors)
     // Express's router gives up on a target it cannot read before any middleware runs: read it first.
-    const server = createServer((request, response) => {
+    const server = createServer(serverTimeouts(service.connectionLimits), (request, response) => {
       try {
         parseTarget(request.url)
       } catch (error) {
@@ -65,6 +66,7 @@ export async function mount(service: TtsService, framework: Framework, listen: L
       }
       app(request, response)
     })
+    capConnections(server, service.connectionLimits)
     router.attachWebSocket(server)
     const address = await listenNode(server, listen)
     return {
@@ -79,8 +81,11 @@ export async function mount(service: TtsService, framework: Framework, listen: L
     }
   }
   const [{ default: Fastify }, { default: ttsPlugin }] = await peer(framework, () => Promise.all([import('fastify'), import('./fastify.js')]))
+  const timeouts = serverTimeouts(service.connectionLimits)
   const app = Fastify({
     genReqId: () => randomUUID(),
+    requestTimeout: timeouts.requestTimeout!,
+    http: timeouts,
     // Targets Fastify's router cannot read (a malformed percent-escape) get the service's JSON body.
     frameworkErrors: (error, request, reply) => {
       const { status, headers, json } = errorResponse(error.statusCode !== undefined && error.statusCode < 500 ? notFound(request.method, request.url) : error)
@@ -91,6 +96,7 @@ export async function mount(service: TtsService, framework: Framework, listen: L
     const { status, headers, json } = errorResponse(notFound(request.method, request.url))
     return reply.code(status).headers(headers).send(json)
   })
+  capConnections(app.server, service.connectionLimits)
   await app.register(ttsPlugin, { service })
   await app.listen({ port: listen.port, host: listen.host })
   return {

@@ -11,6 +11,7 @@ import { TtsError, isTtsError } from '../errors.js'
 import { parseWith, strictObject } from '../validation/parse.js'
 import { RealtimeConnection, type RealtimeLimits } from '../realtime/connection.js'
 import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } from './keys.js'
+import type { ConnectionLimits } from './connections.js'
 import { limitsSchema, MemoryLimiter, type Limiter } from './limits.js'
 import type { VoiceQuota } from '../voices/types.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
@@ -51,6 +52,11 @@ export const serviceOptionsSchema = strictObject({
   /** What one key may store: cloned voices, and the bytes of their samples. */
   quotas: z.object({ voicesPerKey: z.number().int().min(0).optional(), sampleBytesPerKey: z.number().int().min(0).optional() }).optional(),
   sendBufferBytes: z.number().int().min(1).optional(),
+  /** Slow and idle connections on the servers svc-tts makes (lib/server/connections.ts). */
+  connections: z
+    .object({ headersTimeoutMs: z.number().int().min(1), requestTimeoutMs: z.number().int().min(1), maxConnections: z.number().int().min(1) })
+    .partial()
+    .optional(),
   /** More routes mounted beside the SPEC's text-to-speech and voice operations. */
   routes: z.array(z.custom<AnyRoute>((v) => typeof v === 'object' && v !== null && 'handle' in v, 'a route needs a handle function')).optional(),
   /** One structured entry per request. */
@@ -139,6 +145,7 @@ export class TtsService {
   readonly sendBufferBytes: number
   readonly maxConcurrentUploads: number
   readonly quota: VoiceQuota
+  readonly connectionLimits: ConnectionLimits
   private uploads = 0
   private readonly realtimeLimits: Partial<RealtimeLimits>
   private readonly log: ((entry: RequestLog) => void) | undefined
@@ -155,6 +162,7 @@ export class TtsService {
     this.limiter = parsed.limiter ?? new MemoryLimiter(parsed.limits)
     this.maxBodyBytes = parsed.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     this.maxConcurrentUploads = parsed.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS
+    this.connectionLimits = parsed.connections ?? {}
     this.quota = {
       voices: parsed.quotas?.voicesPerKey ?? DEFAULT_QUOTAS.voicesPerKey,
       sampleBytes: parsed.quotas?.sampleBytesPerKey ?? DEFAULT_QUOTAS.sampleBytesPerKey,

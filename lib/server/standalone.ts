@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { TtsError } from '../errors.js'
+import { capConnections, serverTimeouts } from './connections.js'
 import { attachWebSocket, serveRoute, writeResponse, clientGone } from './node-http.js'
 import { errorResponse, notFound, TtsService, type ServiceOptions } from './service.js'
 import { matchPath, parseTarget, type Target } from './target.js'
@@ -27,7 +28,7 @@ export async function closeWithin(closed: Promise<void>, server: Server, graceMs
 
 export function createTtsServer(options: ServiceOptions | TtsService): TtsServer {
   const service = options instanceof TtsService ? options : new TtsService(options)
-  const server = createServer((request, response) => {
+  const server = createServer(serverTimeouts(service.connectionLimits), (request, response) => {
     let target: Target
     try {
       target = parseTarget(request.url)
@@ -45,6 +46,7 @@ export function createTtsServer(options: ServiceOptions | TtsService): TtsServer
     }
     void writeResponse(response, errorResponse(notFound(request.method, request.url)), clientGone(response))
   })
+  capConnections(server, service.connectionLimits)
   const wss = attachWebSocket(service, server)
   return {
     server,

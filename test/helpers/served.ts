@@ -1,5 +1,6 @@
 /** `svc-tts serve` in a child process, as a user runs it: its stdout lines, its URL, its exit. */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import path from 'node:path'
 
@@ -18,14 +19,31 @@ export interface Listening extends Served {
   port: number
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>
+  /** The server process's resident memory now. */
+  rssMiB(): number
 }
 
-/** Starts `svc-tts serve` on a free loopback port; `env` adds to (or, with '', clears) the environment. */
-export function serve(dataDir: string, framework: string, env: Record<string, string> = { SVC_TTS_API_KEYS: '' }, args: string[] = []): Served {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--framework', framework, ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-  })
+/** A process's resident memory, from /proc. */
+export function rssMiB(pid: number): number {
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1])
+  return kib / 1024
+}
+
+export interface ServeOptions {
+  /** Added to the environment (SVC_TTS_API_KEYS '' by default: keys from the data directory). */
+  env?: Record<string, string>
+  args?: string[]
+  /** The soft limit on open files the server runs under (`ulimit -n`). */
+  openFiles?: number
+}
+
+/** Starts `svc-tts serve` on a free loopback port. */
+export function serve(dataDir: string, framework: string, options: ServeOptions = {}): Served {
+  const argv = ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--framework', framework, ...(options.args ?? [])]
+  const env = { ...process.env, SVC_TTS_API_KEYS: '', ...options.env }
+  const child = options.openFiles === undefined
+    ? spawn(process.execPath, argv, { cwd: root, env })
+    : spawn('sh', ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, process.execPath, ...argv], { cwd: root, env })
   const lines: string[] = []
   let pending = ''
   const waiters: { test: (line: string) => boolean; resolve: (line: string) => void }[] = []
@@ -52,8 +70,8 @@ export function serve(dataDir: string, framework: string, env: Record<string, st
 }
 
 /** `svc-tts serve`, once it listens. */
-export async function serveListening(dataDir: string, framework: string, env?: Record<string, string>, args?: string[]): Promise<Listening> {
-  const served = serve(dataDir, framework, env, args)
+export async function serveListening(dataDir: string, framework: string, options: ServeOptions = {}): Promise<Listening> {
+  const served = serve(dataDir, framework, options)
   const started = await Promise.race([
     served.waitFor((line) => line.includes('"listening"')),
     served.exit.then((code) => {
@@ -65,6 +83,7 @@ export async function serveListening(dataDir: string, framework: string, env?: R
     ...served,
     url,
     port: Number(new URL(url).port),
+    rssMiB: () => rssMiB(served.child.pid!),
     stop: async () => {
       if (served.child.exitCode === null) served.child.kill('SIGTERM')
       return served.exit

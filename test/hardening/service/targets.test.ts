@@ -12,7 +12,7 @@ const KEY = 'sk_test_hardening_targets_0123456789abcdef'
 describe.each(ADAPTERS)('malformed targets on %s', (framework) => {
   let server: Listening
   beforeAll(async () => {
-    server = await serveListening(mkdtempSync(path.join(tmpdir(), 'svc-tts-targets-')), framework, { SVC_TTS_API_KEYS: KEY })
+    server = await serveListening(mkdtempSync(path.join(tmpdir(), 'svc-tts-targets-')), framework, { env: { SVC_TTS_API_KEYS: KEY } })
   })
   afterAll(async () => {
     expect(await server.stop()).toBe(0)
