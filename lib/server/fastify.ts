@@ -16,7 +16,7 @@ import type { AnyRoute, RouteResponse } from './routes.js'
 import { errorResponse, notFound, serviceOptionsSchema, TtsService, type AdmittedRequest, type ServiceOptions } from './service.js'
 import { loggedPath } from './target.js'
 import { WEBSOCKET_PATH } from './tts-routes.js'
-import { endConnectionIfClosing } from './node-http.js'
+import { discardRefusedBody, endConnectionIfClosing } from './node-http.js'
 import { serveRealtime } from './websocket.js'
 
 export type TtsPluginOptions = (ServiceOptions | { service: TtsService }) & {
@@ -124,7 +124,8 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
             admissions.set(request, await service.admit(route, request.headers, request.params as Record<string, string>, controller.signal))
           } catch (error) {
             const { status, headers, json } = errorResponse(error)
-            return reply.code(status).headers({ ...headers, connection: 'close' }).send(json)
+            discardRefusedBody(request.raw, reply.raw)
+            return reply.code(status).headers(headers).send(json)
           }
         },
         handler: async (request, reply) => {

@@ -27,6 +27,32 @@ export async function readBody(request: IncomingMessage, limit: number, tooLarge
   return Buffer.concat(parts)
 }
 
+/** What is read and thrown away of a refused request's body before its connection is cut. */
+const REFUSED_BODY_BYTES = 1024 * 1024
+const REFUSED_BODY_MS = 2000
+
+/**
+ * A request refused before its body was read: the refusal goes out, then the rest of the body is
+ * read and thrown away, up to a bound, so the client (still sending) reads the refusal instead of
+ * a reset; past the bound, the connection is cut. Nothing of it is kept.
+ */
+export function discardRefusedBody(request: IncomingMessage, response: ServerResponse): void {
+  if (request.readableEnded) return
+  response.once('finish', () => {
+    if (request.readableEnded) return
+    let discarded = 0
+    const cut = () => request.socket.destroy()
+    const timer = setTimeout(cut, REFUSED_BODY_MS).unref()
+    request.on('data', (part: Buffer) => {
+      discarded += part.length
+      if (discarded > REFUSED_BODY_BYTES) cut()
+    })
+    request.once('end', () => clearTimeout(timer))
+    request.once('close', () => clearTimeout(timer))
+    request.resume()
+  })
+}
+
 /** During shutdown a finished response also ends its keep-alive connection, so the server can close. */
 export function endConnectionIfClosing(service: TtsService, response: ServerResponse): void {
   const socket = response.socket  // detached from the response by the time it finishes
@@ -92,7 +118,7 @@ export async function serveRoute(service: TtsService, route: AnyRoute, request: 
     result = await admitted.run(body)
   } catch (error) {
     result = errorResponse(error)
-    response.setHeader('connection', 'close')  // the unread rest of a refused body is not worth reading
+    discardRefusedBody(request, response)
   }
   response.once('close', () => {
     service.logRequest({
