@@ -94,7 +94,7 @@ export interface NativeSynthStream {
   cancel(): void
 }
 
-/** One compressed-audio encoder (native/encoder.h), validated in TypeScript first. */
+/** One compressed-audio encoder (native/audio/encoder.h), validated in TypeScript first. */
 export interface NativeEncoderConfig {
   codec: 'mp3' | 'opus' | 'flac'
   /** Of the PCM fed in; Opus takes 8000, 12000, 16000, 24000 or 48000. */
@@ -137,7 +137,7 @@ export type NativeModelSpec = {
   cudaProviderPath?: string
   /** Read at load: its phonemes must all be known to the model. */
   probeText: string
-  /** Run 1-D convolutions as 2-D ones (default true; native/onnx_conv_lift.h). */
+  /** Run 1-D convolutions as 2-D ones (default true; native/onnx/conv_lift.h). */
   liftConvolutions?: boolean
 } & (
   | {
@@ -232,7 +232,7 @@ export interface NativeAddon {
   transformVoice(samples: Buffer, sampleRate: number, params: NativeVoiceTransform): Promise<Buffer>
 }
 
-/** The TtsError code of each native error code (native/errors.h); anything else is SYNTHESIS_FAILED. */
+/** The TtsError code of each native error code (native/base/errors.h); anything else is SYNTHESIS_FAILED. */
 const NATIVE_ERROR_CODES: Record<string, ErrorCode> = {
   ERR_SVC_ESPEAK_INIT: 'NATIVE_LOAD_FAILED',
   // A run of text the backends cannot read safely: the transcript is not too long, a part of it is.

@@ -1,5 +1,5 @@
 /**
- * 1-D convolutions run as 2-D ones (native/onnx_conv_lift.cc): every form a model may hold is
+ * 1-D convolutions run as 2-D ones (native/onnx/conv_lift.cc): every form a model may hold is
  * rewritten or left alone as it should be, and the audio is the file's as ONNX Runtime runs it
  * unchanged (the fixture: scripts/make-neural-fixtures.py piper_convs, at opset 11).
  */
