@@ -8,7 +8,7 @@
 #include <cstring>
 #include <memory>
 
-#include "audio/pcm.h"
+#include "audio/resampler.h"
 
 namespace svc {
 namespace {

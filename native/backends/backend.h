@@ -61,7 +61,4 @@ class Backend {
                      AudioSink& sink, std::vector<WordTiming>& words) = 0;
 };
 
-// Code point offset of a UTF-8 byte offset (counts lead bytes before it).
-int32_t CodePointOffset(const std::string& utf8, size_t byteOffset);
-
 }  // namespace svc

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "binding/async_task.h"
-#include "audio/pcm.h"
+#include "audio/resampler.h"
 #include "binding/audio_encoder.h"
 #include "binding/env_context.h"
 #include "base/errors.h"

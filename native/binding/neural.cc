@@ -9,12 +9,13 @@
 #include "backends/neural/kokoro.h"
 #include "backends/neural/phonemes.h"
 #include "backends/neural/piper.h"
+#include "base/utf8.h"
 
 namespace svc {
 namespace {
 
 std::mutex registryMutex;
-std::map<uint32_t, std::shared_ptr<OnnxModel>> registry;
+std::map<uint32_t, std::shared_ptr<NeuralModel>> registry;
 uint32_t nextHandle = 1;
 
 std::string String(const Napi::Object& o, const char* key, const std::string& fallback = "") {
@@ -122,8 +123,8 @@ Napi::Value LoadModel(const Napi::CallbackInfo& info) {
   }
   return RunAsync(
       info.Env(),
-      [request]() -> std::pair<uint32_t, std::shared_ptr<OnnxModel>> {
-        std::shared_ptr<OnnxModel> model;
+      [request]() -> std::pair<uint32_t, std::shared_ptr<NeuralModel>> {
+        std::shared_ptr<NeuralModel> model;
         if (request.type == "piper") {
           std::string why = "not asked for (windowedVocoder: false)";
           std::unique_ptr<WindowedVocoder> vocoder;
@@ -137,8 +138,8 @@ Napi::Value LoadModel(const Napi::CallbackInfo& info) {
         registry[handle] = model;
         return {handle, model};
       },
-      [](Napi::Env e, const std::pair<uint32_t, std::shared_ptr<OnnxModel>>& loaded) {
-        const OnnxModel& model = *loaded.second;
+      [](Napi::Env e, const std::pair<uint32_t, std::shared_ptr<NeuralModel>>& loaded) {
+        const NeuralModel& model = *loaded.second;
         Napi::Object out = Napi::Object::New(e);
         out.Set("handle", loaded.first);
         out.Set("type", model.Type());
@@ -163,20 +164,13 @@ Napi::Value LoadModel(const Napi::CallbackInfo& info) {
       });
 }
 
-ONNXTensorElementDataType ParseType(const std::string& name) {
-  if (name == "float32") return ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT;
-  if (name == "int64") return ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64;
-  if (name == "int32") return ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32;
-  throw std::invalid_argument("tensor type must be float32, int64 or int32");
-}
-
 // runModel(handle, inputs: {name, type, shape, data: TypedArray}[], outputs: string[])
 //   -> Promise<{name, type, shape, data: Float32Array | BigInt64Array | Int32Array}[]>
 Napi::Value RunModel(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 3 || !info[0].IsNumber() || !info[1].IsArray() || !info[2].IsArray())
     throw Napi::TypeError::New(env, "runModel(handle, inputs[], outputs[])");
-  std::shared_ptr<OnnxModel> model = FindModel(info[0].As<Napi::Number>().Uint32Value());
+  std::shared_ptr<NeuralModel> model = FindModel(info[0].As<Napi::Number>().Uint32Value());
   if (!model) throw Napi::Error::New(env, "no loaded model has that handle");
   std::vector<Tensor> inputs;
   std::vector<std::string> outputs;
@@ -186,7 +180,7 @@ Napi::Value RunModel(const Napi::CallbackInfo& info) {
       Napi::Object o = list.Get(i).As<Napi::Object>();
       Tensor t;
       t.name = String(o, "name");
-      t.type = ParseType(String(o, "type"));
+      t.type = ParseTensorType(String(o, "type"));
       Napi::Array shape = o.Get("shape").As<Napi::Array>();
       for (uint32_t k = 0; k < shape.Length(); ++k) t.shape.push_back(shape.Get(k).As<Napi::Number>().Int64Value());
       Napi::TypedArray data = o.Get("data").As<Napi::TypedArray>();
@@ -239,7 +233,7 @@ Napi::Value OnnxRuntimeVersion(const Napi::CallbackInfo& info) {
 
 }  // namespace
 
-std::shared_ptr<OnnxModel> FindModel(uint32_t handle) {
+std::shared_ptr<NeuralModel> FindModel(uint32_t handle) {
   std::lock_guard<std::mutex> lock(registryMutex);
   auto it = registry.find(handle);
   return it == registry.end() ? nullptr : it->second;

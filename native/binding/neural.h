@@ -6,13 +6,13 @@
 
 #include <memory>
 
-#include "onnx/model.h"
+#include "backends/neural/model.h"
 
 namespace svc {
 
 void ExportNeural(Napi::Env env, Napi::Object exports);
 
 // A loaded model by the handle loadModel gave JS; null if unknown or unloaded.
-std::shared_ptr<OnnxModel> FindModel(uint32_t handle);
+std::shared_ptr<NeuralModel> FindModel(uint32_t handle);
 
 }  // namespace svc

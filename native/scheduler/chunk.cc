@@ -5,6 +5,7 @@
 #include <deque>
 #include <optional>
 
+#include "audio/resampler.h"
 #include "base/random.h"
 
 namespace svc {

@@ -12,6 +12,7 @@
 
 #include "base/errors.h"
 #include "base/random.h"
+#include "base/utf8.h"
 
 namespace svc {
 namespace {

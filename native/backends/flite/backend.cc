@@ -11,6 +11,8 @@ extern "C" {  // not every flite header guards itself for C++
 #include <map>
 #include <stdexcept>
 
+#include "base/utf8.h"
+
 // The voice registration functions are exported by the voice libraries but declared in no header.
 extern "C" {
 cst_voice* register_cmu_us_slt(const char* voxdir);

@@ -46,7 +46,7 @@ std::vector<float> ReadStyleFile(const KokoroVoiceFile& file) {
 
 }  // namespace
 
-KokoroModel::KokoroModel(OnnxSession session, KokoroConfig config) : OnnxModel(std::move(session)), config_(std::move(config)) {
+KokoroModel::KokoroModel(OnnxSession session, KokoroConfig config) : NeuralModel(std::move(session)), config_(std::move(config)) {
   // Exports differ in names (MODELS.md §2.1): bind by the session's own.
   idsInput_ = FindInput("input_ids") ? "input_ids" : "tokens";
   RequireInput(idsInput_, ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64);

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "onnx/model.h"
+#include "backends/neural/model.h"
 
 namespace svc {
 
@@ -26,7 +26,7 @@ struct KokoroConfig {
   std::string probeText;
 };
 
-class KokoroModel : public OnnxModel {
+class KokoroModel : public NeuralModel {
  public:
   static constexpr size_t kMaxTokens = 510;  // 512 positions less the two pads
   static constexpr size_t kStyleSize = 256;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "backends/espeak/backend.h"
+#include "base/utf8.h"
 
 namespace svc {
 namespace {
@@ -139,45 +140,6 @@ void AlignSpoken(const std::vector<std::u32string>& spoken, const std::vector<si
 }
 
 }  // namespace
-
-std::u32string DecodeUtf8(const std::string& text) {
-  std::u32string out;
-  for (size_t i = 0; i < text.size();) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    const int extra = b < 0x80 ? 0 : (b >> 5) == 6 ? 1 : (b >> 4) == 14 ? 2 : (b >> 3) == 30 ? 3 : -1;
-    if (extra < 0 || (extra > 0 && i + extra >= text.size())) {
-      ++i;  // not a lead byte, or cut short: skip it
-      continue;
-    }
-    char32_t c = extra == 0 ? b : b & (0x3F >> extra);
-    for (int k = 1; k <= extra; ++k) c = (c << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-    out.push_back(c);
-    i += extra + 1;
-  }
-  return out;
-}
-
-std::string EncodeUtf8(const std::u32string& text) {
-  std::string out;
-  for (char32_t c : text) {
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-    } else if (c < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else if (c < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    }
-  }
-  return out;
-}
 
 std::vector<PhonemizedWord> PhonemizeWords(const std::string& text, const std::string& espeakVoice) {
   const std::u32string chars = DecodeUtf8(text);

@@ -23,7 +23,4 @@ std::vector<PhonemizedWord> PhonemizeWords(const std::string& text, const std::s
 // The IPA of a <phonemes> override: its words, NFD, without a text position.
 std::vector<PhonemizedWord> SplitPhonemeWords(const std::string& ipa);
 
-std::u32string DecodeUtf8(const std::string& text);
-std::string EncodeUtf8(const std::u32string& text);
-
 }  // namespace svc

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "backends/neural/phonemes.h"
+#include "base/utf8.h"
 
 namespace svc {
 namespace {
@@ -24,12 +25,12 @@ std::string Describe(char32_t c) {
 }  // namespace
 
 PiperVoice::PiperVoice(OnnxSession session, PiperConfig config, std::string windowedWhy)
-    : OnnxModel(std::move(session)), config_(std::move(config)), windowedWhy_(std::move(windowedWhy)) {
+    : NeuralModel(std::move(session)), config_(std::move(config)), windowedWhy_(std::move(windowedWhy)) {
   Check();
 }
 
 PiperVoice::PiperVoice(std::unique_ptr<WindowedVocoder> vocoder, PiperConfig config)
-    : OnnxModel(vocoder->Inputs(), vocoder->Outputs(), vocoder->Report()),
+    : NeuralModel(vocoder->Inputs(), vocoder->Outputs(), vocoder->Report()),
       config_(std::move(config)),
       vocoder_(std::move(vocoder)) {
   Check();
@@ -170,7 +171,7 @@ bool PiperVoice::SpeakPiece(const SpeakJob& job, const VoiceParams& voice, const
 
 bool PiperVoice::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled, AudioSink& sink,
                        std::vector<WordTiming>& words) {
-  if (!vocoder_ || !job.awaited) return OnnxModel::Speak(job, voice, cancelled, sink, words);
+  if (!vocoder_ || !job.awaited) return NeuralModel::Speak(job, voice, cancelled, sink, words);
   // The listener waits for this piece's first audio: the text side, then the vocoder on a short
   // first window of the latent and on the rest.
   std::vector<std::pair<size_t, size_t>> wordTokens;

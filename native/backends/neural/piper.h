@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "onnx/model.h"
+#include "backends/neural/model.h"
 #include "backends/neural/windowed_vocoder.h"
 
 namespace svc {
@@ -26,7 +26,7 @@ struct PiperConfig {
   bool windowedVocoder = true;        // cut the model before its vocoder where it can be (see Speak)
 };
 
-class PiperVoice : public OnnxModel {
+class PiperVoice : public NeuralModel {
  public:
   // Both check the model's interface against the config, read the probe text and warm up; they
   // throw std::runtime_error("MODEL_PACK_INVALID: ...") for a pack that does not fit.
