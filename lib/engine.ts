@@ -311,7 +311,7 @@ export class Engine<PackModelId extends string = never> {
   /** Aborts every call of this engine in flight (resolving, planning or streaming); later calls fail with ENGINE_CLOSED. */
   async close(): Promise<void> {
     this.closed = true
-    for (const pack of this.packs) this.native.unloadModel(pack.info.handle)  // running streams keep theirs
+    for (const pack of this.packs) pack.model.unload()  // running streams keep theirs
     this.calls.abortAll(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
     if (this.ownsVoiceStore) await this.voiceStore.close()
   }
@@ -355,7 +355,7 @@ export class Engine<PackModelId extends string = never> {
   private packTuning(model: ModelPack, voice: StoredVoice, language: Language, scope: CallScope): Promise<BackendTuning> | undefined {
     const { pack } = model
     if (!pack || !voice.analysis) return undefined
-    const key = JSON.stringify([pack.info.handle, voice.record.voice_id, voice.record.updated_at, language])
+    const key = JSON.stringify([pack.modelId, voice.record.voice_id, voice.record.updated_at, language])
     let fit = this.packTunings.get(key)
     if (!fit) {
       // Not the caller's signal: other requests may wait for this fit too; close() still stops it.
@@ -427,7 +427,7 @@ export class Engine<PackModelId extends string = never> {
       const speaker = this.packVoices.speakerFor(model.pack, voice, language)
       return {
         backend: 'neural',
-        model: model.pack.info.handle,
+        model: model.pack.model,
         phonemizer: speaker.language === language ? speaker.phonemizer : ESPEAK_LANGUAGE_VOICE[language],
         voice: speaker.voice,
         speed: voice.rendering.speed * (resolved.packTuning?.speed ?? 1),
@@ -552,7 +552,7 @@ export async function createEngine<Packs extends Record<string, PackOptions> = {
   const packs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
   if (failed) {
-    for (const pack of packs) native.unloadModel(pack.info.handle)
+    for (const pack of packs) pack.model.unload()
     throw failed.reason
   }
   return new Engine(native, options, packs)

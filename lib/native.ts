@@ -18,8 +18,8 @@ export interface NativePiece {
 
 export interface NativePlan {
   backend: 'espeak' | 'flite' | 'neural'
-  /** backend 'neural': the handle loadModel gave, and the espeak-ng voice that phonemizes. */
-  model?: number
+  /** backend 'neural': the model loadModel gave, and the espeak-ng voice that phonemizes. */
+  model?: NativeModel
   phonemizer?: string
   /** espeak voice, flite voice, Piper speaker id, or Kokoro style name / blend ("af_heart:0.7,am_adam:0.3"). */
   voice: string
@@ -165,7 +165,6 @@ export interface NativeTensorSpec {
 }
 
 export interface NativeModelInfo {
-  handle: number
   type: 'piper' | 'kokoro'
   /** Where the session runs. */
   device: 'cpu' | 'cuda'
@@ -182,6 +181,17 @@ export interface NativeModelInfo {
   windowedVocoderWhy?: string
   inputs: NativeTensorSpec[]
   outputs: NativeTensorSpec[]
+}
+
+/**
+ * A loaded Piper or Kokoro model. It holds the model's memory until unload() or until the object
+ * is collected; streams already speaking with it keep it until they end.
+ */
+export interface NativeModel {
+  /** One raw session run (for tests and tools): the named outputs. */
+  run(inputs: NativeTensor[], outputs: string[]): Promise<NativeTensor[]>
+  /** Lets the model go: plans and run() refuse it from now on. */
+  unload(): void
 }
 
 export interface NativeTensor {
@@ -210,6 +220,11 @@ export interface NativeVoiceTransform {
   formantScale: number
 }
 
+/**
+ * What the addon exports. It checks every argument again (the library validates first): a value of
+ * the wrong type, a required one missing or one out of range is a TypeError with code
+ * ERR_SVC_INVALID_ARGUMENT that names it.
+ */
 export interface NativeAddon {
   init(options: { threads?: number; threadNice?: number; espeakDataPath?: string }): Promise<{ espeakSampleRate: number; poolThreads: number }>
   phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
@@ -217,11 +232,7 @@ export interface NativeAddon {
   SynthStream: new (plan: NativePlan) => NativeSynthStream
   AudioEncoder: new (config: NativeEncoderConfig) => NativeAudioEncoder
   /** Loads, checks and warms up a neural model off the main thread. Errors start with MODEL_PACK_INVALID: or DEVICE_UNAVAILABLE:. */
-  loadModel(spec: NativeModelSpec): Promise<NativeModelInfo>
-  /** One raw session run (for tests and tools): the named outputs. */
-  runModel(handle: number, inputs: NativeTensor[], outputs: string[]): Promise<NativeTensor[]>
-  /** Frees the model once the streams still using it end. */
-  unloadModel(handle: number): void
+  loadModel(spec: NativeModelSpec): Promise<{ model: NativeModel; info: NativeModelInfo }>
   /** "1.29.0 (API 29)"; throws if the loaded library lacks the API version the addon needs. */
   onnxRuntimeVersion(): string
   /** Decodes an audio file (libsndfile) and measures it. Rejects with "CODE: message" for a bad sample. */

@@ -2,11 +2,8 @@
 
 #include <rubberband/RubberBandStretcher.h>
 
-#include "base/errors.h"
-
 #include <algorithm>
 #include <cmath>
-#include <string>
 
 namespace svc {
 
@@ -88,19 +85,6 @@ void ApplyVoiceTransform(const VoiceTransformParams& params, int sampleRate, std
   transform.Push(samples.data(), samples.size(), out);
   transform.Finish(out);
   samples.swap(out);
-}
-
-VoiceTransformParams ParseVoiceTransform(const Napi::Object& object) {
-  auto read = [&object](const char* key) {
-    const Napi::Value v = object.Get(key);
-    const double x = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : 1.0;
-    if (!(x >= 0.25 && x <= 4.0)) throw NativeError(code::kInvalidArgument, std::string("transform.") + key + " must be 0.25..4");
-    return x;
-  };
-  VoiceTransformParams params;
-  params.pitchScale = read("pitchScale");
-  params.formantScale = read("formantScale");
-  return params;
 }
 
 }  // namespace svc

@@ -2,8 +2,6 @@
 // time stretch where a backend cannot speak slowly enough, with Rubber Band's R3 engine.
 #pragma once
 
-#include <napi.h>
-
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -50,9 +48,5 @@ class StreamingVoiceTransform {
 // Transforms one complete piece of mono audio in place; its length becomes round(length x
 // timeRatio). Thread-safe: every call has its own stretcher, so it runs on any pool thread.
 void ApplyVoiceTransform(const VoiceTransformParams& params, int sampleRate, std::vector<float>& samples);
-
-// Reads { pitchScale, formantScale } (each 0.25..4) on the main thread; throws NativeError
-// (invalid argument) otherwise.
-VoiceTransformParams ParseVoiceTransform(const Napi::Object& object);
 
 }  // namespace svc

@@ -1,9 +1,8 @@
-// Errors that cross the native boundary carry a stable `code` property, which lib/native.ts maps
-// to a TtsError code; the message says what was wrong in words.
+// Errors of the native core carry a stable code, which reaches JavaScript as the error's `code`
+// (binding/js_error.h); the message says what was wrong in words.
 #pragma once
 
-#include <napi.h>
-
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -30,14 +29,6 @@ class NativeError : public std::runtime_error {
 inline const char* CodeOf(const std::exception& e) {
   const auto* coded = dynamic_cast<const NativeError*>(&e);
   return coded ? coded->Code() : code::kSynthesis;
-}
-
-// Main thread: the JS error (a TypeError for invalid arguments) with `code` set.
-inline Napi::Error JsError(Napi::Env env, const char* errorCode, const std::string& message) {
-  Napi::Error error = std::string(errorCode) == code::kInvalidArgument ? Napi::TypeError::New(env, message)
-                                                                        : Napi::Error::New(env, message);
-  error.Set("code", Napi::String::New(env, errorCode));
-  return error;
 }
 
 }  // namespace svc

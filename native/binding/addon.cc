@@ -2,38 +2,33 @@
 // Policy (plans, voices, validation, errors users see) lives in TypeScript.
 #include <napi.h>
 
-#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "binding/async_task.h"
 #include "audio/resampler.h"
-#include "binding/audio_encoder.h"
-#include "binding/env_context.h"
-#include "base/errors.h"
+#include "audio/sample_analysis.h"
+#include "audio/voice_transform.h"
 #include "backends/espeak/backend.h"
 #include "backends/flite/backend.h"
-#include "binding/neural.h"
-#include "scheduler/pool.h"
-#include "audio/sample_analysis.h"
+#include "binding/addon_data.h"
+#include "binding/async_task.h"
+#include "binding/audio_encoder.h"
+#include "binding/js_arg.h"
+#include "binding/js_error.h"
+#include "binding/model.h"
+#include "binding/plan.h"
 #include "binding/synth_stream.h"
-#include "audio/voice_transform.h"
+#include "scheduler/pool.h"
+#include "scheduler/speech_stream.h"
 
 namespace svc {
 namespace {
 
-// options[name]: an integer from `min` to `max` (a TypeError with a code otherwise), or 0 when absent.
-int OptionalInteger(Napi::Env env, const Napi::Object& options, const char* name, int min, int max) {
-  const Napi::Value value = options.Get(name);
-  if (value.IsUndefined()) return 0;
-  const double n = value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : min - 1.0;
-  if (!(n >= min && n <= max && n == std::floor(n)))
-    throw JsError(env, code::kInvalidArgument, "init: " + std::string(name) + " must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
-  return static_cast<int>(n);
-}
+constexpr double kMaxSampleSeconds = 3600;
+constexpr int64_t kMinPcmRate = 8000, kMaxPcmRate = 192000;
 
 // init({ threads?, threadNice?, espeakDataPath? }) -> Promise<{ espeakSampleRate, poolThreads }>.
 // Loads both engines once per process, on a thread of its own: not on the event loop (espeak
@@ -44,18 +39,14 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
   unsigned poolThreads = 0;
   int threadNice = 0;
   std::string dataPath;
-  if (info.Length() > 0 && !info[0].IsUndefined()) {
-    if (!info[0].IsObject()) throw JsError(env, code::kInvalidArgument, "init(options) needs an options object");
-    Napi::Object options = info[0].As<Napi::Object>();
-    poolThreads = static_cast<unsigned>(OptionalInteger(env, options, "threads", 1, 64));
-    threadNice = OptionalInteger(env, options, "threadNice", 0, 19);
-    const Napi::Value path = options.Get("espeakDataPath");
-    if (!path.IsUndefined()) {
-      if (!path.IsString()) throw JsError(env, code::kInvalidArgument, "init: espeakDataPath must be a string");
-      dataPath = path.As<Napi::String>().Utf8Value();
-      if (dataPath.empty() || dataPath.size() > 4096 || dataPath.find('\0') != std::string::npos)
-        throw JsError(env, code::kInvalidArgument, "init: espeakDataPath must be a non-empty path");
-    }
+  const JsArg options(info, "init", 0, "options");
+  if (options.Present()) {
+    poolThreads = static_cast<unsigned>(options.Field("threads").IntegerOr(0, 1, 64));
+    threadNice = static_cast<int>(options.Field("threadNice").IntegerOr(0, 0, 19));
+    const JsArg path = options.Field("espeakDataPath");
+    dataPath = path.StringOr("", 4096);
+    if (path.Present() && (dataPath.empty() || dataPath.find('\0') != std::string::npos))
+      path.Refuse("must be a non-empty path");
   }
   try {
     WorkerPool::Instance(poolThreads, threadNice);
@@ -90,11 +81,9 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
 
 // phonemize(text, espeakVoice, ipa) -> Promise<string>
 Napi::Value Phonemize(const Napi::CallbackInfo& info) {
-  if (info.Length() < 3 || !info[0].IsString() || !info[1].IsString() || !info[2].IsBoolean())
-    throw JsError(info.Env(), code::kInvalidArgument, "phonemize(text: string, voice: string, ipa: boolean)");
-  std::string text = info[0].As<Napi::String>().Utf8Value();
-  std::string voice = info[1].As<Napi::String>().Utf8Value();
-  const bool ipa = info[2].As<Napi::Boolean>().Value();
+  std::string text = JsArg(info, "phonemize", 0, "text").String();
+  std::string voice = JsArg(info, "phonemize", 1, "espeakVoice").String();
+  const bool ipa = JsArg(info, "phonemize", 2, "ipa").Boolean();
   return RunAsync(
       info.Env(), [text, voice, ipa] { return EspeakBackend::Instance().Phonemize(text, voice, ipa); },
       [](Napi::Env e, const std::string& s) { return Napi::String::New(e, s); });
@@ -117,11 +106,9 @@ Napi::Object MeasuresToJs(Napi::Env env, const SpeechMeasures& m) {
 // analyseSample(file: Buffer, maxSeconds) -> Promise<measures & { format }>: decodes any audio file
 // libsndfile reads and measures its speech at 16 kHz. Rejections start with a TtsError code.
 Napi::Value AnalyseSample(const Napi::CallbackInfo& info) {
-  if (info.Length() < 2 || !info[0].IsBuffer() || !info[1].IsNumber())
-    throw JsError(info.Env(), code::kInvalidArgument, "analyseSample(file: Buffer, maxSeconds: number)");
-  auto file = info[0].As<Napi::Buffer<uint8_t>>();
+  auto file = JsArg(info, "analyseSample", 0, "file").Buffer();
+  const double maxSeconds = JsArg(info, "analyseSample", 1, "maxSeconds").Number(0, kMaxSampleSeconds);
   auto bytes = std::make_shared<std::vector<uint8_t>>(file.Data(), file.Data() + file.Length());
-  const double maxSeconds = info[1].As<Napi::Number>().DoubleValue();
   struct Result { SpeechMeasures measures; std::string format; };
   return RunAsync(
       info.Env(),
@@ -136,8 +123,8 @@ Napi::Value AnalyseSample(const Napi::CallbackInfo& info) {
       });
 }
 
-std::shared_ptr<std::vector<float>> CopyFloats(const Napi::Value& value) {
-  auto buffer = value.As<Napi::Buffer<uint8_t>>();
+std::shared_ptr<std::vector<float>> CopyFloats(const JsArg& value) {
+  auto buffer = value.Buffer();
   auto samples = std::make_shared<std::vector<float>>(buffer.Length() / sizeof(float));
   std::memcpy(samples->data(), buffer.Data(), samples->size() * sizeof(float));
   return samples;
@@ -145,11 +132,8 @@ std::shared_ptr<std::vector<float>> CopyFloats(const Napi::Value& value) {
 
 // analysePcm(samples: Buffer /* f32le mono */, sampleRate) -> Promise<measures>
 Napi::Value AnalysePcm(const Napi::CallbackInfo& info) {
-  if (info.Length() < 2 || !info[0].IsBuffer() || !info[1].IsNumber())
-    throw JsError(info.Env(), code::kInvalidArgument, "analysePcm(samples: Buffer, sampleRate: number)");
-  auto samples = CopyFloats(info[0]);
-  const int rate = info[1].As<Napi::Number>().Int32Value();
-  if (rate < 8000 || rate > 192000) throw JsError(info.Env(), code::kInvalidArgument, "analysePcm: sampleRate must be 8000..192000");
+  auto samples = CopyFloats(JsArg(info, "analysePcm", 0, "samples"));
+  const int rate = static_cast<int>(JsArg(info, "analysePcm", 1, "sampleRate").Integer(kMinPcmRate, kMaxPcmRate));
   return RunAsync(
       info.Env(),
       [samples, rate] {
@@ -161,17 +145,9 @@ Napi::Value AnalysePcm(const Napi::CallbackInfo& info) {
 
 // transformVoice(samples: Buffer /* f32le mono */, sampleRate, { pitchScale, formantScale }) -> Promise<Buffer>
 Napi::Value TransformVoice(const Napi::CallbackInfo& info) {
-  if (info.Length() < 3 || !info[0].IsBuffer() || !info[1].IsNumber() || !info[2].IsObject())
-    throw JsError(info.Env(), code::kInvalidArgument, "transformVoice(samples: Buffer, sampleRate: number, params: object)");
-  auto samples = CopyFloats(info[0]);
-  const int rate = info[1].As<Napi::Number>().Int32Value();
-  if (rate < 8000 || rate > 192000) throw JsError(info.Env(), code::kInvalidArgument, "transformVoice: sampleRate must be 8000..192000");
-  VoiceTransformParams params;
-  try {
-    params = ParseVoiceTransform(info[2].As<Napi::Object>());
-  } catch (const NativeError& e) {
-    throw JsError(info.Env(), e.Code(), e.what());
-  }
+  auto samples = CopyFloats(JsArg(info, "transformVoice", 0, "samples"));
+  const int rate = static_cast<int>(JsArg(info, "transformVoice", 1, "sampleRate").Integer(kMinPcmRate, kMaxPcmRate));
+  const VoiceTransformParams params = ReadVoiceTransform(JsArg(info, "transformVoice", 2, "params"));
   return RunAsync(
       info.Env(),
       [samples, rate, params] {
@@ -188,14 +164,15 @@ Napi::Value Counters(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(info.Env());
   out.Set("activeTasks", Napi::Number::New(info.Env(), static_cast<double>(EnvContext::activeTasks.load())));
   out.Set("liveStreams", Napi::Number::New(info.Env(), static_cast<double>(SynthStream::liveStreams.load())));
-  out.Set("unreadAudioBytes", Napi::Number::New(info.Env(), static_cast<double>(SynthStream::unreadBytes.load())));
+  out.Set("unreadAudioBytes", Napi::Number::New(info.Env(), static_cast<double>(SpeechStream::unreadBytes.load())));
   out.Set("poolThreads", WorkerPool::Instance().Size());
   out.Set("queuedTasks", Napi::Number::New(info.Env(), static_cast<double>(WorkerPool::Instance().Queued())));
   return out;
 }
 
 Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
-  env.SetInstanceData(new std::shared_ptr<EnvContext>(EnvContext::Create(env)));
+  auto* data = new AddonData{EnvContext::Create(env), Napi::Persistent(NativeModel::Define(env))};
+  env.SetInstanceData(data);
   exports.Set("init", Napi::Function::New(env, Init));
   exports.Set("phonemize", Napi::Function::New(env, Phonemize));
   exports.Set("counters", Napi::Function::New(env, Counters));
@@ -204,7 +181,8 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("transformVoice", Napi::Function::New(env, TransformVoice));
   exports.Set("SynthStream", SynthStream::Define(env));
   exports.Set("AudioEncoder", AudioEncoderWrap::Define(env));
-  ExportNeural(env, exports);
+  exports.Set("loadModel", Napi::Function::New(env, LoadModel));
+  exports.Set("onnxRuntimeVersion", Napi::Function::New(env, OnnxRuntimeVersion));
   return exports;
 }
 

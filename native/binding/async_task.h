@@ -1,6 +1,6 @@
 // Runs a blocking native call on the worker pool and settles a promise with its result on the
 // main thread. `work` never touches JS; `toJs` runs on the main thread. A failure rejects with
-// an Error whose `code` says what kind of failure it was (base/errors.h).
+// an Error whose `code` says what kind of failure it was (js_error.h).
 #pragma once
 
 #include <napi.h>
@@ -10,8 +10,9 @@
 #include <string>
 #include <utility>
 
-#include "binding/env_context.h"
 #include "base/errors.h"
+#include "binding/addon_data.h"
+#include "binding/js_error.h"
 
 namespace svc {
 
@@ -20,7 +21,7 @@ template <typename Result, typename ToJs>
 class Settler {
  public:
   Settler(Napi::Env env, ToJs toJs)
-      : context_(*env.GetInstanceData<std::shared_ptr<EnvContext>>()),
+      : context_(AddonData::Of(env).context),
         deferred_(std::make_shared<Napi::Promise::Deferred>(Napi::Promise::Deferred::New(env))),
         toJs_(std::move(toJs)) {}
 

@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "binding/env_context.h"
 #include "audio/encoder.h"
-#include "base/errors.h"
+#include "binding/addon_data.h"
+#include "binding/js_arg.h"
+#include "binding/js_error.h"
 #include "scheduler/pool.h"
 
 namespace svc {
@@ -19,23 +20,6 @@ struct EncoderState {
   bool finished = false;  // main thread: finish() was called
 };
 
-namespace {
-
-[[noreturn]] void Invalid(Napi::Env env, const std::string& message) {
-  throw JsError(env, code::kInvalidArgument, "AudioEncoder: " + message);
-}
-
-int IntegerIn(Napi::Env env, const Napi::Object& o, const char* key, int min, int max, int fallback) {
-  Napi::Value v = o.Get(key);
-  if (v.IsUndefined()) return fallback;
-  const double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
-  if (!(d >= min && d <= max && d == static_cast<double>(static_cast<int>(d))))
-    Invalid(env, std::string(key) + " must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
-  return static_cast<int>(d);
-}
-
-}  // namespace
-
 Napi::Function AudioEncoderWrap::Define(Napi::Env env) {
   return DefineClass(env, "AudioEncoder",
                      {InstanceMethod<&AudioEncoderWrap::Encode>("encode"), InstanceMethod<&AudioEncoderWrap::Finish>("finish")});
@@ -44,34 +28,29 @@ Napi::Function AudioEncoderWrap::Define(Napi::Env env) {
 // new AudioEncoder({ codec, sampleRate, bitsPerSample, bitRate?, headerSampleRate? }): validated in
 // TypeScript; checked again here against what the libraries take, and copied into a plain struct.
 AudioEncoderWrap::AudioEncoderWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<AudioEncoderWrap>(info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsObject()) Invalid(env, "needs a config object");
-  Napi::Object options = info[0].As<Napi::Object>();
+  const JsArg options(info, "AudioEncoder", 0, "config");
   state_ = std::make_shared<EncoderState>();
   EncoderConfig& config = state_->config;
-  const Napi::Value codec = options.Get("codec");
-  const std::string name = codec.IsString() ? codec.As<Napi::String>().Utf8Value() : "";
+  const std::string name = options.Field("codec").String();
   if (name == "mp3") config.codec = Codec::Mp3;
   else if (name == "opus") config.codec = Codec::Opus;
   else if (name == "flac") config.codec = Codec::Flac;
-  else Invalid(env, "codec must be 'mp3', 'opus' or 'flac'");
-  config.sampleRate = IntegerIn(env, options, "sampleRate", 8000, 48000, 0);
-  if (config.sampleRate == 0) Invalid(env, "sampleRate is required");
-  config.bitsPerSample = IntegerIn(env, options, "bitsPerSample", 16, 24, 16);
-  if (config.bitsPerSample != 16 && config.bitsPerSample != 24) Invalid(env, "bitsPerSample must be 16 or 24");
-  config.bitRate = IntegerIn(env, options, "bitRate", 6000, 512000, 0);
-  if (config.codec != Codec::Flac && config.bitRate == 0) Invalid(env, "bitRate is required for " + name);
-  config.headerSampleRate = IntegerIn(env, options, "headerSampleRate", 8000, 48000, 0);
+  else options.Field("codec").Refuse("must be 'mp3', 'opus' or 'flac'");
+  config.sampleRate = static_cast<int>(options.Field("sampleRate").Integer(8000, 48000));
+  config.bitsPerSample = static_cast<int>(options.Field("bitsPerSample").IntegerOr(16, 16, 24));
+  if (config.bitsPerSample != 16 && config.bitsPerSample != 24) options.Field("bitsPerSample").Refuse("must be 16 or 24");
+  config.bitRate = static_cast<int>(options.Field("bitRate").IntegerOr(0, 6000, 512000));
+  if (config.codec != Codec::Flac && config.bitRate == 0) options.Field("bitRate").Refuse("is required for " + name);
+  config.headerSampleRate = static_cast<int>(options.Field("headerSampleRate").IntegerOr(0, 8000, 48000));
 }
 
 Napi::Value AudioEncoderWrap::Encode(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsBuffer()) Invalid(env, "encode(pcm: Buffer) takes float32 samples");
-  auto buffer = info[0].As<Napi::Buffer<uint8_t>>();
-  if (buffer.Length() % sizeof(float) != 0) Invalid(env, "encode(pcm): the length is not a whole number of float32 samples");
+  const JsArg pcm(info, "AudioEncoder.encode", 0, "pcm");
+  auto buffer = pcm.Buffer();
+  if (buffer.Length() % sizeof(float) != 0) pcm.Refuse("is not a whole number of float32 samples");
   auto samples = std::make_shared<std::vector<float>>(buffer.Length() / sizeof(float));
   std::memcpy(samples->data(), buffer.Data(), buffer.Length());
-  return Run(env, std::move(samples), false);
+  return Run(info.Env(), std::move(samples), false);
 }
 
 Napi::Value AudioEncoderWrap::Finish(const Napi::CallbackInfo& info) {
@@ -79,11 +58,11 @@ Napi::Value AudioEncoderWrap::Finish(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value AudioEncoderWrap::Run(Napi::Env env, std::shared_ptr<std::vector<float>> samples, bool finish) {
-  if (state_->finished) Invalid(env, "the stream is finished");
-  if (state_->busy) Invalid(env, "one call at a time: the previous one has not settled");
+  if (state_->finished) throw JsError(env, code::kInvalidArgument, "AudioEncoder: the stream is finished");
+  if (state_->busy) throw JsError(env, code::kInvalidArgument, "AudioEncoder: one call at a time: the previous one has not settled");
   state_->busy = true;
   state_->finished = finish;
-  std::shared_ptr<EnvContext> context = *env.GetInstanceData<std::shared_ptr<EnvContext>>();
+  std::shared_ptr<EnvContext> context = AddonData::Of(env).context;
   auto deferred = std::make_shared<Napi::Promise::Deferred>(Napi::Promise::Deferred::New(env));
   context->AddAwaiter(env);
   auto task = [context, deferred, state = state_, samples, finish] {

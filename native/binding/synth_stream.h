@@ -1,20 +1,20 @@
-// SynthStream: a pull-based native audio stream. JS calls next(); pool threads synthesize the
-// planned chunks, at most `queueCapacity` at once and until `aheadSeconds` of audio wait unread,
-// and the reader gets them in order. A session appends chunks as it plans them, on one stream
-// (one place in the pool's schedule). A full queue parks synthesis (no task is scheduled), never
-// the event loop. cancel() stops work between pieces and inside the backends, and no chunk is
-// delivered after it.
+// SynthStream: the JS face of a planned stream of speech (scheduler/speech_stream.h). JS pulls
+// with next(), one call at a time; each resolves with the next stretch of audio and its words, or
+// null at the end. The event loop never waits: a read that finds nothing settles when the pool
+// has made it.
 #pragma once
 
 #include <napi.h>
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "binding/env_context.h"
+#include "scheduler/speech_stream.h"
 
 namespace svc {
-
-struct StreamState;
 
 class SynthStream : public Napi::ObjectWrap<SynthStream> {
  public:
@@ -23,17 +23,27 @@ class SynthStream : public Napi::ObjectWrap<SynthStream> {
   ~SynthStream() override;
 
   static std::atomic<int64_t> liveStreams;
-  // Bytes of audio made and not yet read, over every stream: what readers hold back in memory.
-  static std::atomic<int64_t> unreadBytes;
 
  private:
+  // The promise of the pending next(), when it waits for the pool: main thread only.
+  using PendingRead = std::optional<Napi::Promise::Deferred>;
+
   Napi::Value Next(const Napi::CallbackInfo& info);
   // More planned chunks for a stream made with `open: true`; end() says no more will come.
   void Append(const Napi::CallbackInfo& info);
   void End(const Napi::CallbackInfo& info);
   void Cancel(const Napi::CallbackInfo& info);
 
-  std::shared_ptr<StreamState> state_;
+  // Main thread: settles the pending next() if the stream has something for it now.
+  static void Resume(Napi::Env env, SpeechStream& stream, EnvContext& context, PendingRead& pending);
+  static void Settle(Napi::Env env, Napi::Promise::Deferred& deferred, StreamRead& read);
+
+  std::shared_ptr<EnvContext> context_;
+  // Shared with the deliveries the stream posts, which may outlive this object.
+  std::shared_ptr<PendingRead> pending_;
+  std::shared_ptr<SpeechStream> stream_;
+  bool flite_ = false;  // its appended chunks have flite's input limits
+  uint64_t trackId_ = 0;
 };
 
 }  // namespace svc

@@ -18,7 +18,7 @@ class WorkerPool {
   // Each pool thread's stack, set explicitly: a default thread gets RLIMIT_STACK, which may be
   // small or unlimited. flite's regex matcher recurses about 128 bytes per character of one token
   // (a 70 000-character token overflowed 8 MiB: issue 7, case 3); within the native bounds
-  // (stream.cc: runs of at most 128 bytes) the deepest measured use is 0.05 MiB (espeak-ng) and
+  // (backends/input_limits.h: runs of at most 128 bytes) the deepest measured use is 0.05 MiB (espeak-ng) and
   // 0.02 MiB (flite) (bench/stack-depth). 8 MiB leaves a wide margin and would still hold a
   // 60 000-byte flite token.
   static constexpr size_t kStackBytes = 8u << 20;
