@@ -90,7 +90,8 @@ StreamPlan ReadPlan(const JsArg& plan) {
   config.voice.requestSpeed = plan.Field("requestSpeed").NumberOr(1.0, kMinRequestSpeed, kMaxRequestSpeed);
   config.voice.pitch = plan.Field("pitch").NumberOr(1.0, kMinPitch, kMaxPitch);
   // Voice-cloning hook: a cloned voice's transform (pitch and formant scale) for every piece.
-  if (plan.Field("transform").Present()) config.transform = ReadVoiceTransform(plan.Field("transform"));
+  const JsArg transform = plan.Field("transform");
+  if (transform.Present()) config.transform = ReadVoiceTransform(transform);
   // espeak-ng reads no slower than 80 words a minute: a slower rate stretches its audio the rest of the way.
   if (backend == "espeak") config.transform.timeRatio = EspeakStretch(config.voice.Rate());
   config.outputRate = static_cast<int>(plan.Field("sampleRate").IntegerOr(44100, kMinRate, kMaxRate));

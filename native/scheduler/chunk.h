@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "audio/pcm.h"
-#include "backends/backend.h"
 #include "audio/voice_transform.h"
+#include "backends/backend.h"
 
 namespace svc {
 
