@@ -80,7 +80,7 @@ async function main(): Promise<void> {
       ? `- The same paragraph from the compiled package (dist/, no TypeScript loader in the process, as users run it): peak RSS ${fmt(compiled.peakRssMib)} MiB (${fmt(compiled.startRssMib)} MiB before the library was imported).`
       : '- The compiled package (dist/) was not built: `npm run build:ts` adds its peak RSS.',
     `- Memory over model runs of every size: clauses of 2 to 16 words, one request each, twice over: RSS ${fmt(lengths.passRssMib![0]!)} MiB after the first pass, ${fmt(lengths.passRssMib![1]!)} MiB after the second (it stays at the largest run's: ONNX Runtime's per-shape memory patterns are off, as with them each new length kept a block of its own, and every session shares one arena that starts with a 256 MiB region).`,
-    `- The pack runs the stand-in's ${rtf1.lifted} 1-D convolutions as 2-D ones over a height-1 view (native/onnx_conv_lift.cc): the same arithmetic in ONNX Runtime's 2-D CPU kernels.`,
+    `- The pack runs the stand-in's ${rtf1.lifted} 1-D convolutions as 2-D ones over a height-1 view (native/onnx/conv_lift.cc): the same arithmetic in ONNX Runtime's 2-D CPU kernels.`,
     `- The pack runs the stand-in in two parts, cut before its vocoder (windowed vocoder: ${rtf1.windowed ? 'on' : `off, ${rtf1.windowedWhy}`}): a request's first chunk is the text side, then the vocoder on 32 latent frames (0.37 s of audio) and the frames they reach, then on the rest; later chunks run whole. A neural chunk is whole clauses up to 80 characters (30 in the first sentence), one chunk at a time per stream: the longest chunk sets the memory peak.`,
   ]
   if (sherpa) {

@@ -18,8 +18,8 @@ export interface NativePiece {
 
 export interface NativePlan {
   backend: 'espeak' | 'flite' | 'neural'
-  /** backend 'neural': the handle loadModel gave, and the espeak-ng voice that phonemizes. */
-  model?: number
+  /** backend 'neural': the model loadModel gave, and the espeak-ng voice that phonemizes. */
+  model?: NativeModel
   phonemizer?: string
   /** espeak voice, flite voice, Piper speaker id, or Kokoro style name / blend ("af_heart:0.7,am_adam:0.3"). */
   voice: string
@@ -94,7 +94,7 @@ export interface NativeSynthStream {
   cancel(): void
 }
 
-/** One compressed-audio encoder (native/encoder.h), validated in TypeScript first. */
+/** One compressed-audio encoder (native/audio/encoder.h), validated in TypeScript first. */
 export interface NativeEncoderConfig {
   codec: 'mp3' | 'opus' | 'flac'
   /** Of the PCM fed in; Opus takes 8000, 12000, 16000, 24000 or 48000. */
@@ -137,7 +137,7 @@ export type NativeModelSpec = {
   cudaProviderPath?: string
   /** Read at load: its phonemes must all be known to the model. */
   probeText: string
-  /** Run 1-D convolutions as 2-D ones (default true; native/onnx_conv_lift.h). */
+  /** Run 1-D convolutions as 2-D ones (default true; native/onnx/conv_lift.h). */
   liftConvolutions?: boolean
 } & (
   | {
@@ -165,7 +165,6 @@ export interface NativeTensorSpec {
 }
 
 export interface NativeModelInfo {
-  handle: number
   type: 'piper' | 'kokoro'
   /** Where the session runs. */
   device: 'cpu' | 'cuda'
@@ -182,6 +181,17 @@ export interface NativeModelInfo {
   windowedVocoderWhy?: string
   inputs: NativeTensorSpec[]
   outputs: NativeTensorSpec[]
+}
+
+/**
+ * A loaded Piper or Kokoro model. It holds the model's memory until unload() or until the object
+ * is collected; streams already speaking with it keep it until they end.
+ */
+export interface NativeModel {
+  /** One raw session run (for tests and tools): the named outputs. */
+  run(inputs: NativeTensor[], outputs: string[]): Promise<NativeTensor[]>
+  /** Lets the model go: plans and run() refuse it from now on. */
+  unload(): void
 }
 
 export interface NativeTensor {
@@ -210,6 +220,11 @@ export interface NativeVoiceTransform {
   formantScale: number
 }
 
+/**
+ * What the addon exports. It checks every argument again (the library validates first): a value of
+ * the wrong type, a required one missing or one out of range is a TypeError with code
+ * ERR_SVC_INVALID_ARGUMENT that names it.
+ */
 export interface NativeAddon {
   init(options: { threads?: number; threadNice?: number; espeakDataPath?: string }): Promise<{ espeakSampleRate: number; poolThreads: number }>
   phonemize(text: string, espeakVoice: string, ipa: boolean): Promise<string>
@@ -217,11 +232,7 @@ export interface NativeAddon {
   SynthStream: new (plan: NativePlan) => NativeSynthStream
   AudioEncoder: new (config: NativeEncoderConfig) => NativeAudioEncoder
   /** Loads, checks and warms up a neural model off the main thread. Errors start with MODEL_PACK_INVALID: or DEVICE_UNAVAILABLE:. */
-  loadModel(spec: NativeModelSpec): Promise<NativeModelInfo>
-  /** One raw session run (for tests and tools): the named outputs. */
-  runModel(handle: number, inputs: NativeTensor[], outputs: string[]): Promise<NativeTensor[]>
-  /** Frees the model once the streams still using it end. */
-  unloadModel(handle: number): void
+  loadModel(spec: NativeModelSpec): Promise<{ model: NativeModel; info: NativeModelInfo }>
   /** "1.29.0 (API 29)"; throws if the loaded library lacks the API version the addon needs. */
   onnxRuntimeVersion(): string
   /** Decodes an audio file (libsndfile) and measures it. Rejects with "CODE: message" for a bad sample. */
@@ -232,7 +243,7 @@ export interface NativeAddon {
   transformVoice(samples: Buffer, sampleRate: number, params: NativeVoiceTransform): Promise<Buffer>
 }
 
-/** The TtsError code of each native error code (native/errors.h); anything else is SYNTHESIS_FAILED. */
+/** The TtsError code of each native error code (native/base/errors.h); anything else is SYNTHESIS_FAILED. */
 const NATIVE_ERROR_CODES: Record<string, ErrorCode> = {
   ERR_SVC_ESPEAK_INIT: 'NATIVE_LOAD_FAILED',
   // A run of text the backends cannot read safely: the transcript is not too long, a part of it is.

@@ -215,7 +215,7 @@ def piper_vits(name, speakers, normalised=False):
 
 def piper_convs(name):
     """A Piper voice whose vocoder has each form of 1-D convolution the engine runs as 2-D
-    (native/onnx_conv_lift.cc), and two it must leave alone, at opset 11, where Squeeze and
+    (native/onnx/conv_lift.cc), and two it must leave alone, at opset 11, where Squeeze and
     Unsqueeze take their axes as an attribute. Lifted: no bias and the kernel known only from the
     weight's rank; auto_pad; groups with dilation, reading the same tensor as the one before; a
     weight computed in the graph; transposed convolutions, one with output padding. Left: a computed

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Builds the addon with AddressSanitizer (into build-asan/, apart from the normal build) and runs
-# the tests that drive native code against it. Node itself is not instrumented, so the sanitizer
-# runtime is preloaded; leak detection is off because V8 and the leaked-on-purpose singletons
-# (pool, engines) hold memory until exit. Child processes and worker threads inherit all of it.
+# Builds the addon and the core's test program with AddressSanitizer (into build-asan/, apart from
+# the normal build) and runs the tests that drive native code against them. Node itself is not
+# instrumented, so the sanitizer runtime is preloaded; leak detection is off because V8 and the
+# leaked-on-purpose singletons (pool, engines) hold memory until exit. Child processes and worker
+# threads inherit all of it.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -14,4 +15,5 @@ ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
     test/audio/formats.test.ts test/engine/timestamps.test.ts test/engine/markup-audio.test.ts \
     test/audio/compressed.test.ts test/hardening/encoder-boundary.test.ts test/native/append.test.ts \
     test/engine/ahead-bound.test.ts test/engine/reproducible.test.ts test/engine/word-streaming.test.ts \
-    test/neural/packs.test.ts test/neural/bad-packs.test.ts test/neural/windowed.test.ts test/neural/lift.test.ts "$@"
+    test/neural/packs.test.ts test/neural/bad-packs.test.ts test/neural/windowed.test.ts test/neural/lift.test.ts \
+    test/native/model.test.ts test/native/core.test.ts "$@"

@@ -31,6 +31,8 @@ try {
   check(files.includes(`${prebuildDir}/libonnxruntime.so.1`), 'ONNX Runtime is not beside the addon')
   check(files.includes(`${prebuildDir}/espeak-ng-data/phondata`), "espeak-ng's data is not beside the addon")
   for (const f of files.filter((f) => /^(test|bench|build|third_party|node_modules)\/|\.(onnx|wav)$/.test(f))) problems.push(`${f} does not belong in the package`)
+  // The prebuild is the addon, the shared libraries beside it and espeak-ng's data: no test program.
+  for (const f of files.filter((f) => f.startsWith(`${prebuildDir}/`) && !/\.(node|so(\.\d+)*)$|\/espeak-ng-data\//.test(f))) problems.push(`${f} does not belong in the prebuild`)
   for (const f of ['dist/index.js', 'dist/cli/main.js', 'README.md', 'LICENSE', 'scripts/install.cjs']) check(files.includes(f), `${f} is missing`)
 
   // Every relative link in the README, and in the docs pages it links to, resolves inside the

@@ -34,7 +34,7 @@ function throughputScaling(results: HarnessResults): string {
   const poolThreads = resultsFor(results, 'slt').concurrency?.poolThreads ?? Number.NaN
   return (
     `**Throughput.** espeak-ng does not scale with streams (${scaling('espeak')}): ` +
-    'espeak-ng\'s C API is one global instance, so native/espeak_backend.cc holds a process-wide mutex around every `espeak_Synth` and streams take turns on one core. ' +
+    'espeak-ng\'s C API is one global instance, so native/backends/espeak/backend.cc holds a process-wide mutex around every `espeak_Synth` and streams take turns on one core. ' +
     `flite has no lock of its own and can use all ${poolThreads} pool threads (${scaling('kal16')}; ${scaling('slt')}). ` +
     'The clustergen voices (slt, rms, awb) scale less well: their vocoder calls libc `rand()`, whose internal lock the threads share (NATIVE.md Part C §5 measured about 30% lost on 2 threads). ' +
     'More streams than pool threads only queue.'

@@ -1,7 +1,7 @@
-// What resetting espeak-ng's state costs before each text (native/espeak_state.cc), against the
+// What resetting espeak-ng's state costs before each text (native/backends/espeak/state.cc), against the
 // espeak-ng copy and state table of the normal build (build/, after `npx cmake-js compile`):
 //
-//   g++ -O2 -Inative -Ibuild/generated -o /tmp/espeak-state bench/native/espeak-state-reset.cc native/espeak_state.cc \
+//   g++ -O2 -Inative -Ibuild/generated -o /tmp/espeak-state bench/native/espeak-state-reset.cc native/backends/espeak/state.cc \
 //     build/static/libespeak-ng.a /usr/lib/x86_64-linux-gnu/libsonic.so.0 \
 //     /usr/lib/x86_64-linux-gnu/libpcaudio.so.0 -lpthread -lm && /tmp/espeak-state
 //
@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "espeak_state.h"
+#include "backends/espeak/state.h"
 
 extern "C" {
 int svc_tts_rand() { return rand(); }

@@ -1,5 +1,5 @@
 /* How long libflite alone takes from a clause to its first streaming callback with the rms voice,
- * as the flite program runs it: without svc-tts's cache of feature paths (native/flite_features.cc),
+ * as the flite program runs it: without svc-tts's cache of feature paths (native/backends/flite/features.cc),
  * for a text that opens with that clause (bench/RESULTS.md, "Measurements behind design choices").
  * 200 runs, each 20 ms after the last, as bench/streaming-core.ts spaces its requests:
  *
@@ -45,7 +45,7 @@ int main(void) {
   for (int i = 0; i < kRuns; i++) {
     usleep(20000);
     cst_audio_streaming_info *asi = new_audio_streaming_info();
-    asi->min_buffsize = 1024;  // as native/flite_backend.cc asks
+    asi->min_buffsize = 1024;  // as native/backends/flite/backend.cc asks
     asi->asc = on_audio;
     feat_set(voice->features, "streaming_info", audio_streaming_info_val(asi));
     first_ms = -1;

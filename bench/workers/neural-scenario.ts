@@ -6,7 +6,7 @@
  */
 import path from 'node:path'
 import { createEngine, type Engine } from '../../lib/index.js'
-import { loadNative } from '../../lib/native.js'
+import { loadNative, type NativeModel } from '../../lib/native.js'
 import { MODEL, PARAGRAPH, RTF_PASSES, sherpaModule, type Measured, type SherpaTts } from '../harness/neural-stand-in.js'
 import { peakRssMib } from '../harness/peak-rss.js'
 import { median } from '../harness/stats.js'
@@ -32,7 +32,7 @@ async function speakAll(engine: Engine, voice: string, transcript: string): Prom
 }
 
 /** The ids the engine gives each sentence, run straight through the session: ORT with nothing around it. */
-async function bareRun(handle: number, sentences: readonly string[]): Promise<number> {
+async function bareRun(model: NativeModel, sentences: readonly string[]): Promise<number> {
   const native = loadNative()
   const config = (await import(MODEL + '.json', { with: { type: 'json' } })).default as { phoneme_id_map: Record<string, number[]> }
   const map = config.phoneme_id_map
@@ -46,7 +46,7 @@ async function bareRun(handle: number, sentences: readonly string[]): Promise<nu
   }
   const start = performance.now()
   for (const ids of inputs) {
-    await native.runModel(handle, [
+    await model.run([
       { name: 'input', type: 'int64', shape: [1, ids.length], data: BigInt64Array.from(ids.map(BigInt)) },
       { name: 'input_lengths', type: 'int64', shape: [1], data: BigInt64Array.from([BigInt(ids.length)]) },
       { name: 'scales', type: 'float32', shape: [3], data: Float32Array.from([0.667, 1, 0.8]) },
@@ -124,8 +124,8 @@ async function measure(scenario: string): Promise<Measured> {
       },
       modelThreads: threads,
     })
-    const fileHandle = bareEngine.models.get('asFile').pack!.info.handle
-    const liftedHandle = bareEngine.models.get('lifted').pack!.info.handle
+    const fileModel = bareEngine.models.get('asFile').pack!.model
+    const liftedModel = bareEngine.models.get('lifted').pack!.model
     // Engine and bare passes alternate, so a slow spell of the machine falls on all three.
     const wall: number[] = []
     const bare: number[] = []
@@ -136,8 +136,8 @@ async function measure(scenario: string): Promise<Measured> {
       for (const sentence of HARVARD_SENTENCES) samples += (await speakAll(engine, voice, sentence)).samples
       wall.push(performance.now() - start)
       out.audioSeconds = samples / RATE
-      bare.push(await bareRun(fileHandle, HARVARD_SENTENCES))
-      bareLifted.push(await bareRun(liftedHandle, HARVARD_SENTENCES))
+      bare.push(await bareRun(fileModel, HARVARD_SENTENCES))
+      bareLifted.push(await bareRun(liftedModel, HARVARD_SENTENCES))
     }
     await bareEngine.close()
     out.wallMs = median(wall)

@@ -35,7 +35,7 @@ export async function createEngine<Packs extends Record<string, PackOptions> = {
   const packs = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
   if (failed) {
-    for (const pack of packs) native.unloadModel(pack.info.handle)
+    for (const pack of packs) pack.model.unload()
     throw failed.reason
   }
   return new Engine(native, checked, packs)

@@ -168,7 +168,7 @@ export class Engine<PackModelId extends string = never> {
 
   /** Aborts every call of this engine in flight (resolving, planning or streaming); later calls fail with ENGINE_CLOSED. */
   async close(): Promise<void> {
-    for (const pack of this.packs) this.native.unloadModel(pack.info.handle)  // running streams keep theirs
+    for (const pack of this.packs) pack.model.unload()  // running streams keep theirs
     this.calls.close(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
     if (this.ownsStore) await this.store.close()
   }

@@ -41,7 +41,7 @@ export function nativePlan(resolved: ResolvedRequest, packVoices: PackVoiceStore
     const speaker = packVoices.speakerFor(model.pack, voice, language)
     return {
       backend: 'neural',
-      model: model.pack.info.handle,
+      model: model.pack.model,
       phonemizer: speaker.language === language ? speaker.phonemizer : ESPEAK_LANGUAGE_VOICE[language],
       voice: speaker.voice,
       speed: voiceSpeed(resolved),

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { TtsError } from '../errors.js'
-import type { NativeAddon, NativeModelInfo, NativeModelSpec } from '../native.js'
+import type { NativeAddon, NativeModel, NativeModelInfo, NativeModelSpec } from '../native.js'
 import { LANGUAGES, type Language } from '../text/types.js'
 import { KOKORO_VOCAB } from './kokoro-vocab.js'
 import type { Device, PackOptions } from './options.js'
@@ -31,6 +31,8 @@ export interface LoadedPack {
   /** Stable name of the pack (the file or directory name), part of its voices' ids. */
   name: string
   path: string
+  /** The loaded model: plans speak with it; close() unloads it. */
+  model: NativeModel
   info: NativeModelInfo
   languages: Language[]
   speakers: PackSpeaker[]
@@ -236,18 +238,20 @@ function nativeLoadError(modelId: string, cause: unknown): TtsError {
 
 export async function loadPack(native: NativeAddon, modelId: string, options: PackOptions, load: LoadOptions): Promise<LoadedPack> {
   const prepared = options.type === 'piper' ? preparePiper(modelId, options) : prepareKokoro(modelId, options)
-  let info: NativeModelInfo
+  let loaded: { model: NativeModel; info: NativeModelInfo }
   try {
-    info = await native.loadModel({ ...prepared.spec, device: load.device, threads: load.threads })
+    loaded = await native.loadModel({ ...prepared.spec, device: load.device, threads: load.threads })
   } catch (cause) {
     throw nativeLoadError(modelId, cause)
   }
+  const { model, info } = loaded
   if (info.fallbackReason) load.warn(`svc-tts: ${modelId} runs on the CPU: ${info.fallbackReason}`)
   return {
     modelId,
     type: options.type,
     name: prepared.name,
     path: prepared.spec.modelPath,
+    model,
     info,
     languages: prepared.languages,
     speakers: prepared.speakers(info),

@@ -49,7 +49,7 @@ export const voiceBatchRequestSchema = strictObject({ voice_ids: voiceIdsSchema 
  */
 const voiceSpeed = z.number().min(0.5).max(2.5)
 const voicePitch = z.number().min(0.5).max(2)
-/** The native transform's range (native/voice_transform.cc): two octaves either way. */
+/** The native transform's range (native/audio/voice_transform.cc): two octaves either way. */
 const transformScale = z.number().min(0.25).max(4)
 
 const backendTuningSchema = z.object({

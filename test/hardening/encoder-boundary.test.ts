@@ -40,7 +40,7 @@ describe('the native audio encoder', async () => {
     const good: NativeEncoderConfig = { codec: 'mp3', sampleRate: 16000, bitsPerSample: 16, bitRate: 64000 }
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ codec: 'aac' }, /codec must be 'mp3', 'opus' or 'flac'/],
-      [{ codec: undefined }, /codec must be/],
+      [{ codec: undefined }, /codec is required/],
       [{ sampleRate: 0 }, /sampleRate must be an integer from 8000 to 48000/],
       [{ sampleRate: 22050.5 }, /sampleRate must be an integer/],
       [{ sampleRate: Number.NaN }, /sampleRate must be an integer/],
@@ -64,7 +64,7 @@ describe('the native audio encoder', async () => {
       expect((thrown as { code?: string }).code).toBe('ERR_SVC_INVALID_ARGUMENT')
     }
     const encoder = new native.AudioEncoder(good)
-    expect(() => encoder.encode('pcm' as unknown as Buffer)).toThrow(/takes float32 samples/)
+    expect(() => encoder.encode('pcm' as unknown as Buffer)).toThrow(/pcm must be a Buffer/)
     expect(() => encoder.encode(Buffer.alloc(6))).toThrow(/not a whole number of float32 samples/)
     const first = encoder.encode(tone(16000))
     expect(() => encoder.encode(tone(16000))).toThrow(/one call at a time/)

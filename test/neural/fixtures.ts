@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Engine } from '../../lib/index.js'
-import { loadNative, type NativeTensor } from '../../lib/native.js'
+import type { NativeModel, NativeTensor } from '../../lib/native.js'
 import { KOKORO_VOCAB } from '../../lib/neural/kokoro-vocab.js'
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/neural')
@@ -66,8 +66,8 @@ export function float32(name: string, values: number[] | Float32Array, shape: nu
   return { name, type: 'float32', shape, data: Float32Array.from(values) }
 }
 
-export async function rawRun(handle: number, inputs: NativeTensor[], outputs: string[]): Promise<Float32Array[]> {
-  const results = await loadNative().runModel(handle, inputs, outputs)
+export async function rawRun(model: NativeModel, inputs: NativeTensor[], outputs: string[]): Promise<Float32Array[]> {
+  const results = await model.run(inputs, outputs)
   return results.map((r) => r.data as Float32Array)
 }
 

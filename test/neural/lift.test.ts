@@ -1,5 +1,5 @@
 /**
- * 1-D convolutions run as 2-D ones (native/onnx_conv_lift.cc): every form a model may hold is
+ * 1-D convolutions run as 2-D ones (native/onnx/conv_lift.cc): every form a model may hold is
  * rewritten or left alone as it should be, and the audio is the file's as ONNX Runtime runs it
  * unchanged (the fixture: scripts/make-neural-fixtures.py piper_convs, at opset 11).
  */
@@ -58,8 +58,8 @@ describe('1-D convolutions as 2-D ones', () => {
 
   it('makes the samples ONNX Runtime makes from the file unchanged', async () => {
     const inputs = await rawInputs('The birch canoe slid on the smooth planks')
-    const [lifted] = await rawRun(pack('lifted').info.handle, inputs, ['output'])
-    const [asFile] = await rawRun(pack('asFile').info.handle, inputs, ['output'])
+    const [lifted] = await rawRun(pack('lifted').model, inputs, ['output'])
+    const [asFile] = await rawRun(pack('asFile').model, inputs, ['output'])
     expect(lifted!.length).toBe(256 * Number(inputs[1]!.data[0]))
     expect(Math.max(...asFile!.map(Math.abs))).toBeGreaterThan(0.05)
     expect(maxAbsDifference(lifted!, asFile!)).toBeLessThan(1e-5)

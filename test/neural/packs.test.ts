@@ -43,13 +43,13 @@ async function piperRaw(model: string, ids: bigint[], sid?: number): Promise<Flo
     float32('scales', [inference.noise_scale!, inference.length_scale!, inference.noise_w!], [3]),
   ]
   if (sid !== undefined) inputs.push(int64('sid', [BigInt(sid)], [1]))
-  const [audio] = await rawRun(pack(model).info.handle, inputs, ['output'])
+  const [audio] = await rawRun(pack(model).model, inputs, ['output'])
   return as16Bit(audio!)
 }
 
 async function kokoroRaw(ids: bigint[], voices: Record<string, number>): Promise<{ audio: Float32Array; durations: Float32Array }> {
   const [audio, durations] = await rawRun(
-    pack('svc_flash_v1.5').info.handle,
+    pack('svc_flash_v1.5').model,
     [int64('input_ids', ids), float32('style', styleRow(ids.length - 2, voices), [1, 256]), float32('speed', [1], [1])],
     ['waveform', 'durations'],
   )
@@ -186,7 +186,7 @@ describe('Kokoro packs', () => {
     const { audio } = await kokoroRaw(ids, { am_michael: 1 })
     expect(maxAbsDifference(engineAudio, audio)).toBeLessThan(1e-5)
     // The row matters: the next row of the same voice sounds different.
-    const [offByOne] = await rawRun(pack('svc_flash_v1.5').info.handle,
+    const [offByOne] = await rawRun(pack('svc_flash_v1.5').model,
       [int64('input_ids', ids), float32('style', styleRow(ids.length - 1, { am_michael: 1 }), [1, 256]), float32('speed', [1], [1])], ['waveform'])
     expect(maxAbsDifference(engineAudio, offByOne!)).toBeGreaterThan(1e-3)
   })

@@ -78,7 +78,7 @@ describe('the windowed vocoder', () => {
     const ids = piperIds(`${await loadNative().phonemize('Hello there', 'en-us', true)}.`, VITS_NORMALISED)
     const chunks = await speak('normalised', 'default', 'Hello there.')
     const { inference } = piperConfig(VITS_NORMALISED)
-    const [direct] = await rawRun(pack('normalised').info.handle, [
+    const [direct] = await rawRun(pack('normalised').model, [
       int64('input', ids), int64('input_lengths', [BigInt(ids.length)], [1]),
       float32('scales', [inference.noise_scale!, inference.length_scale!, inference.noise_w!], [3]),
     ], ['output'])
@@ -92,19 +92,19 @@ describe('the windowed vocoder', () => {
     const phonemes = `${await native.phonemize('The birch canoe slid on the smooth planks', 'en-us', true)}.`
     const ids = piperIds(phonemes, VITS)
     const chunks = await speak('windowed', 'eve', 'The birch canoe slid on the smooth planks.')
-    const [direct] = await rawRun(pack('whole').info.handle, rawInputs(ids, 1), ['output'])
+    const [direct] = await rawRun(pack('whole').model, rawInputs(ids, 1), ['output'])
     const engineAudio = f32(Buffer.concat(chunks.map((c) => c.audio)))
     expect(engineAudio.length).toBe(direct!.length)
     expect(maxAbsDifference(engineAudio, as16Bit(direct!))).toBeLessThan(1e-5)
     // The graph the packs run (convolutions lifted to 2-D) and the file run unchanged: the same
     // floats to 1e-5, so the same 16-bit samples but where a float sits a hair from a step's middle.
-    const [file] = await rawRun(pack('asFile').info.handle, rawInputs(ids, 1), ['output'])
+    const [file] = await rawRun(pack('asFile').model, rawInputs(ids, 1), ['output'])
     expect(maxAbsDifference(direct!, file!)).toBeLessThan(1e-5)
     expect(maxAbsDifference(engineAudio, as16Bit(file!))).toBeLessThanOrEqual(1 / 32768)
     // The raw call on the windowed pack runs its two parts in turn: the same floats, the same durations.
     const outputs = ['output', '/dp/Ceil_output_0']
-    const parts = await rawRun(pack('windowed').info.handle, rawInputs(ids, 1), outputs)
-    const model = await rawRun(pack('whole').info.handle, rawInputs(ids, 1), outputs)
+    const parts = await rawRun(pack('windowed').model, rawInputs(ids, 1), outputs)
+    const model = await rawRun(pack('whole').model, rawInputs(ids, 1), outputs)
     expect(maxAbsDifference(parts[0]!, model[0]!)).toBeLessThan(1e-5)
     expect(Array.from(parts[1]!)).toEqual(Array.from(model[1]!))
   })

@@ -1,4 +1,4 @@
-// Deepest stack espeak-ng uses on one text, for the pool's stack size (native/pool.h).
+// Deepest stack espeak-ng uses on one text, for the pool's stack size (native/scheduler/pool.h).
 //   g++ -O2 -o /tmp/espeak-stack bench/native/stack-depth/espeak.cc -lespeak-ng -lpthread
 //   /tmp/espeak-stack en-us 'a.' 128      # voice, unit, length in bytes ([[...]] for phonemes)
 // Measured (Debian 12, espeak-ng 1.51): 0.05 MiB for every text tried, initialisation included.

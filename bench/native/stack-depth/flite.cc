@@ -1,4 +1,4 @@
-// Deepest stack flite uses on one text, for the pool's stack size (native/pool.h).
+// Deepest stack flite uses on one text, for the pool's stack size (native/scheduler/pool.h).
 // Paints a 1 GiB thread stack, synthesises on it, and reports how much of it was written.
 //   g++ -O2 -o /tmp/flite-stack bench/native/stack-depth/flite.cc -lflite_cmu_us_slt -lflite_cmu_us_kal16 \
 //     -lflite_usenglish -lflite_cmulex -lflite -lpthread -lm

@@ -1,0 +1,158 @@
+#include "backends/neural/windowed_vocoder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "onnx/split.h"
+
+namespace svc {
+namespace {
+
+// The probe latent: long enough that a window's context never reaches both of its ends.
+constexpr int64_t kProbeFrames = 64;
+constexpr int64_t kProbeChangedFrame = 32;
+// A vocoder reaching further than this is not the convolutional kind windows suit.
+constexpr int64_t kMaxContextFrames = 16;
+
+// Frames [from, to) of a [1, channels, frames] latent.
+Tensor Frames(const Tensor& latent, int64_t from, int64_t to) {
+  const int64_t channels = latent.shape[1], frames = latent.shape[2];
+  const auto* data = reinterpret_cast<const float*>(latent.bytes.data());
+  std::vector<float> window(static_cast<size_t>(channels * (to - from)));
+  for (int64_t c = 0; c < channels; ++c)
+    std::copy(data + c * frames + from, data + c * frames + to, window.begin() + c * (to - from));
+  return Tensor::Float(latent.name, {1, channels, to - from}, window);
+}
+
+}  // namespace
+
+std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions& options, const std::string& boundaryNode,
+                                                       std::string& why) {
+  OnnxEnv();  // first: it sets how large buffers are allocated, the model's bytes among them
+  std::optional<OnnxSplit> found = SplitOnnxModel(ReadModelFile(options.modelPath), boundaryNode, why);
+  if (!found) return nullptr;
+  OnnxSplit& split = *found;
+  if (split.tailOutputs.size() != 1) {
+    why = "the vocoder makes more than the audio";
+    return nullptr;
+  }
+  std::unique_ptr<WindowedVocoder> vocoder(new WindowedVocoder());
+  vocoder->cut_ = split.cut;
+  vocoder->channels_ = split.cutChannels;
+  vocoder->tailInputs_ = split.tailInputs;
+  vocoder->tailOutput_ = split.tailOutputs.at(0);
+  try {
+    OnnxSessionOptions part = options;
+    part.modelBytes = std::move(split.head);
+    vocoder->head_ = LoadOnnxSession(part);
+    part.modelBytes = std::move(split.tail);
+    vocoder->tail_ = LoadOnnxSession(part);
+  } catch (const std::exception& e) {
+    why = std::string("a part would not load: ") + e.what();
+    return nullptr;
+  }
+  vocoder->inputs_ = DescribeSession(*vocoder->head_.session, true);
+  const std::vector<TensorSpec> headOutputs = DescribeSession(*vocoder->head_.session, false);
+  const std::vector<TensorSpec> tailOutputs = DescribeSession(*vocoder->tail_.session, false);
+  for (const std::string& name : split.outputs) {
+    for (const auto* specs : {&headOutputs, &tailOutputs})
+      for (const TensorSpec& spec : *specs)
+        if (spec.name == name) vocoder->outputs_.push_back(spec);
+  }
+
+  try {
+    if (!vocoder->Measure(why)) return nullptr;
+  } catch (const std::exception& e) {
+    why = std::string("the vocoder could not be measured: ") + e.what();
+    return nullptr;
+  }
+  return vocoder;
+}
+
+bool WindowedVocoder::Measure(std::string& why) {
+  // The probe: a random latent, and the same with one frame changed. The samples that differ
+  // are those the frame reaches.
+  std::vector<Tensor> probeInputs;
+  for (const std::string& name : tailInputs_) {
+    if (name != "sid") {
+      why = "the vocoder takes input '" + name + "'";
+      return false;
+    }
+    probeInputs.push_back(Tensor::Int64("sid", {1}, {0}));
+  }
+  std::mt19937 random(1);
+  std::normal_distribution<float> normal;
+  std::vector<float> values(static_cast<size_t>(channels_ * kProbeFrames));
+  for (float& v : values) v = normal(random);
+  const Tensor probe = Tensor::Float(cut_, {1, channels_, kProbeFrames}, values);
+  for (int64_t c = 0; c < channels_; ++c) values[static_cast<size_t>(c * kProbeFrames + kProbeChangedFrame)] += 1.0f;
+  const Tensor changed = Tensor::Float(cut_, {1, channels_, kProbeFrames}, values);
+  const std::vector<float> whole = RunVocoder(probe, probeInputs).Floats();
+  const std::vector<float> other = RunVocoder(changed, probeInputs).Floats();
+  if (whole.empty() || whole.size() % kProbeFrames != 0 || other.size() != whole.size()) {
+    why = "the vocoder's output is not a whole number of samples per frame";
+    return false;
+  }
+  hop_ = static_cast<int64_t>(whole.size()) / kProbeFrames;
+  int64_t first = -1, last = -1;
+  for (size_t i = 0; i < whole.size(); ++i) {
+    if (whole[i] == other[i]) continue;
+    if (first < 0) first = static_cast<int64_t>(i);
+    last = static_cast<int64_t>(i);
+  }
+  if (first < 0) {
+    why = "a change to the latent did not change the audio";
+    return false;
+  }
+  const int64_t reach = std::max(kProbeChangedFrame - first / hop_, last / hop_ - kProbeChangedFrame);
+  // A convolution's reach is exact: past it, a frame changes nothing at all.
+  context_ = reach;
+  if (context_ > kMaxContextFrames) {
+    why = "the vocoder reaches " + std::to_string(reach) + " frames";
+    return false;
+  }
+  // Windows must give the whole run's audio (a vocoder normalising over time would not).
+  std::vector<float> windowed = Decode(probe, 0, kProbeChangedFrame / 2, probeInputs);
+  const std::vector<float> rest = Decode(probe, kProbeChangedFrame / 2, kProbeFrames, probeInputs);
+  windowed.insert(windowed.end(), rest.begin(), rest.end());
+  float worst = 0;
+  for (size_t i = 0; i < whole.size() && i < windowed.size(); ++i) worst = std::max(worst, std::abs(whole[i] - windowed[i]));
+  if (windowed.size() != whole.size() || worst > 1e-5f) {
+    why = "windows of the latent do not reproduce the whole run";
+    return false;
+  }
+  return true;
+}
+
+OnnxLoadReport WindowedVocoder::Report() const {
+  OnnxLoadReport report = head_.report;
+  report.liftedConvolutions += tail_.report.liftedConvolutions;
+  if (report.liftedConvolutions > 0) report.liftWhy.clear();
+  return report;
+}
+
+std::vector<Tensor> WindowedVocoder::RunHead(const std::vector<Tensor>& inputs, const std::vector<std::string>& outputs) const {
+  return RunSession(*head_.session, inputs, outputs);
+}
+
+Tensor WindowedVocoder::RunVocoder(const Tensor& latent, const std::vector<Tensor>& inputs) const {
+  std::vector<Tensor> feed{latent};
+  for (const std::string& name : tailInputs_) {
+    const auto it = std::find_if(inputs.begin(), inputs.end(), [&](const Tensor& t) { return t.name == name; });
+    if (it == inputs.end()) throw std::runtime_error("the vocoder needs input '" + name + "'");
+    feed.push_back(*it);
+  }
+  return RunSession(*tail_.session, feed, {tailOutput_}).at(0);
+}
+
+std::vector<float> WindowedVocoder::Decode(const Tensor& latent, int64_t start, int64_t end, const std::vector<Tensor>& inputs) const {
+  const int64_t frames = latent.shape.at(2);
+  const int64_t from = std::max<int64_t>(0, start - context_), to = std::min(frames, end + context_);
+  std::vector<float> audio = RunVocoder(from == 0 && to == frames ? latent : Frames(latent, from, to), inputs).Floats();
+  const auto skip = static_cast<size_t>((start - from) * hop_), keep = static_cast<size_t>((end - start) * hop_);
+  if (audio.size() < skip + keep) throw std::runtime_error("the vocoder made fewer samples than its frames");
+  return std::vector<float>(audio.begin() + static_cast<std::ptrdiff_t>(skip), audio.begin() + static_cast<std::ptrdiff_t>(skip + keep));
+}
+
+}  // namespace svc

@@ -1,0 +1,151 @@
+#include "binding/env_context.h"
+
+#include <vector>
+
+#include "scheduler/pool.h"
+
+namespace svc {
+
+std::atomic<int64_t> EnvContext::activeTasks{0};
+
+bool CanRunJs(napi_env env) {
+  // Node stops an environment (worker.terminate(), process.exit()) by refusing every call that
+  // could run JS, with napi_pending_exception although none is pending. napi_strict_equals is
+  // the cheapest such call; it creates nothing.
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) != napi_ok || pending) return false;
+  napi_value undefined;
+  bool same = false;
+  return napi_get_undefined(env, &undefined) == napi_ok && napi_strict_equals(env, undefined, undefined, &same) == napi_ok;
+}
+
+// The thread-safe function's callback: nothing may escape it (an exception here aborts the
+// process), and nothing may create JS values once the environment is stopping.
+void RunOnMainThread(Napi::Env env, Napi::Function, EnvContext* context, MainThreadFn* fn) {
+  std::unique_ptr<MainThreadFn> owned(fn);
+  if (env == nullptr || !CanRunJs(env)) {
+    if (context != nullptr) context->MarkClosing();
+    return;
+  }
+  if (!owned) return;
+  try {
+    (*owned)(env);
+  } catch (const Napi::Error& e) {
+    // Only when JS stopped part-way through; otherwise a JS error the callback could not handle.
+    if (CanRunJs(env)) e.ThrowAsJavaScriptException();
+  } catch (...) {
+    // A C++ failure on the main thread with no promise to reject: report it as an uncaught error.
+    if (CanRunJs(env)) Napi::Error::New(env, "svc-tts: internal error while delivering a result").ThrowAsJavaScriptException();
+  }
+}
+
+std::shared_ptr<EnvContext> EnvContext::Create(Napi::Env env) {
+  auto context = std::make_shared<EnvContext>();
+  context->tsfn_ = DeliveryTsfn::New(env, "svc-tts-delivery", 0, 1, context.get());
+  context->tsfn_.Unref(env);
+  // The hook owns a reference, so the context outlives every task that still holds one.
+  auto* hookRef = new std::shared_ptr<EnvContext>(context);
+  env.AddCleanupHook([hookRef] {
+    (*hookRef)->Close();
+    delete hookRef;
+  });
+  return context;
+}
+
+bool EnvContext::Post(MainThreadFn fn) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closing_) return false;
+  auto* data = new MainThreadFn(std::move(fn));
+  if (tsfn_.NonBlockingCall(data) != napi_ok) {
+    delete data;
+    return false;
+  }
+  return true;
+}
+
+bool EnvContext::Submit(std::function<void()> task) { return Submit(std::move(task), WorkerPool::Instance()); }
+
+bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closing_) return false;
+    ++tasks_;
+  }
+  activeTasks.fetch_add(1);
+  pool.Submit(
+      this,
+      [self = shared_from_this(), task = std::move(task)] {
+        task();
+        self->TaskFinished();  // last: teardown waits for this, and frees nothing the task touches
+      },
+      first);
+  return true;
+}
+
+void EnvContext::AddAwaiter(Napi::Env env) {
+  if (awaiters_++ == 0) tsfn_.Ref(env);
+}
+
+void EnvContext::RemoveAwaiter(Napi::Env env) {
+  if (awaiters_ > 0 && --awaiters_ == 0) tsfn_.Unref(env);
+}
+
+void EnvContext::TaskStarted() {
+  activeTasks.fetch_add(1);
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++tasks_;
+}
+
+void EnvContext::TaskFinished(int count) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tasks_ -= count;
+  }
+  activeTasks.fetch_sub(count);
+  idle_.notify_all();
+}
+
+uint64_t EnvContext::Track(std::function<void()> cancel) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cancellers_[++nextId_] = std::move(cancel);
+  return nextId_;
+}
+
+void EnvContext::Untrack(uint64_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cancellers_.erase(id);
+}
+
+void EnvContext::MarkClosing() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  closing_ = true;
+}
+
+void EnvContext::Close() {
+  std::map<uint64_t, std::function<void()>> cancellers;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closing_ = true;
+    cancellers.swap(cancellers_);
+  }
+  for (auto& entry : cancellers) entry.second();
+  // Work still queued behind other environments' synthesis is dropped, not waited for; only
+  // tasks already running (and now cancelled) are. Dropped closures are destroyed here, on the
+  // closing thread, outside the pool's lock.
+  bool busy;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    busy = tasks_ > 0;
+  }
+  if (busy) {  // else the pool may not even exist yet
+    for (WorkerPool* pool : {&WorkerPool::Instance(), &WorkerPool::Espeak()}) {
+      std::vector<std::function<void()>> dropped = pool->Drop(this);
+      if (!dropped.empty()) TaskFinished(static_cast<int>(dropped.size()));
+    }
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [this] { return tasks_ == 0; });
+  tsfn_.Release();
+}
+
+}  // namespace svc

@@ -1,0 +1,131 @@
+#include "binding/synth_stream.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "binding/addon_data.h"
+#include "binding/js_arg.h"
+#include "binding/js_error.h"
+#include "binding/plan.h"
+
+namespace svc {
+namespace {
+
+Napi::Value ToJs(Napi::Env env, const AudioPiece& piece) {
+  const AudioStretch& stretch = piece.stretch;
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("audio", Napi::Buffer<uint8_t>::Copy(env, stretch.audio.data(), stretch.audio.size()));
+  out.Set("samples", Napi::Number::New(env, static_cast<double>(stretch.samples)));
+  out.Set("last", Napi::Boolean::New(env, piece.last));
+  Napi::Array words = Napi::Array::New(env, stretch.words.size());
+  for (size_t i = 0; i < stretch.words.size(); ++i) {
+    const ChunkWord& w = stretch.words[i];
+    Napi::Object word = Napi::Object::New(env);
+    word.Set("piece", w.piece);
+    word.Set("char", w.charStart);
+    word.Set("start", Napi::Number::New(env, static_cast<double>(w.startSample)));
+    word.Set("end", Napi::Number::New(env, static_cast<double>(w.endSample)));
+    words.Set(static_cast<uint32_t>(i), word);
+  }
+  out.Set("words", words);
+  Napi::Object reached = Napi::Object::New(env);
+  reached.Set("piece", stretch.reached.piece);
+  reached.Set("char", stretch.reached.charStart);
+  out.Set("reached", reached);
+  return out;
+}
+
+}  // namespace
+
+std::atomic<int64_t> SynthStream::liveStreams{0};
+
+Napi::Function SynthStream::Define(Napi::Env env) {
+  return DefineClass(env, "SynthStream",
+                     {InstanceMethod<&SynthStream::Next>("next"), InstanceMethod<&SynthStream::Cancel>("cancel"),
+                      InstanceMethod<&SynthStream::Append>("append"), InstanceMethod<&SynthStream::End>("end")});
+}
+
+// new SynthStream(plan): synthesis starts before the first next().
+SynthStream::SynthStream(const Napi::CallbackInfo& info)
+    : Napi::ObjectWrap<SynthStream>(info),
+      context_(AddonData::Of(info.Env()).context),
+      pending_(std::make_shared<PendingRead>()) {
+  StreamPlan plan;
+  ThrowingCoded(info.Env(), [&] { plan = ReadPlan(JsArg(info, "SynthStream", 0, "plan")); });
+  flite_ = SpokenByFlite(plan);
+  auto submit = [context = context_](std::function<void()> task, WorkerPool& pool, bool first) {
+    return context->Submit(std::move(task), pool, first);
+  };
+  // The delivery holds the stream and the pending read: it settles the read even if this object
+  // is collected meanwhile.
+  auto wake = [context = context_, pending = pending_](std::shared_ptr<SpeechStream> stream) {
+    return context->Post([context, pending, stream](Napi::Env env) { Resume(env, *stream, *context, *pending); });
+  };
+  stream_ = std::make_shared<SpeechStream>(std::move(plan), std::move(submit), std::move(wake));
+  std::weak_ptr<SpeechStream> weak = stream_;
+  trackId_ = context_->Track([weak] {
+    if (auto stream = weak.lock()) stream->Stop();
+  });
+  liveStreams.fetch_add(1);
+  stream_->Start();
+}
+
+SynthStream::~SynthStream() {
+  stream_->Stop();  // an abandoned stream stops its work
+  context_->Untrack(trackId_);
+  liveStreams.fetch_sub(1);
+}
+
+void SynthStream::Settle(Napi::Env env, Napi::Promise::Deferred& deferred, StreamRead& read) {
+  switch (read.kind) {
+    case StreamRead::Kind::Failure: deferred.Reject(JsError(env, read.code, read.message).Value()); break;
+    case StreamRead::Kind::End: deferred.Resolve(env.Null()); break;
+    case StreamRead::Kind::Audio: deferred.Resolve(ToJs(env, read.piece)); break;
+  }
+}
+
+void SynthStream::Resume(Napi::Env env, SpeechStream& stream, EnvContext& context, PendingRead& pending) {
+  std::optional<StreamRead> read = stream.Resume();
+  if (!read) return;
+  Napi::Promise::Deferred deferred = *pending;
+  pending.reset();
+  Settle(env, deferred, *read);
+  context.RemoveAwaiter(env);
+}
+
+Napi::Value SynthStream::Next(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto deferred = Napi::Promise::Deferred::New(env);
+  if (pending_->has_value()) {
+    deferred.Reject(Napi::Error::New(env, "next() called while another next() is pending").Value());
+    return deferred.Promise();
+  }
+  std::optional<StreamRead> read = stream_->Read();
+  if (read) {
+    Settle(env, deferred, *read);
+    return deferred.Promise();
+  }
+  *pending_ = deferred;
+  context_->AddAwaiter(env);
+  return deferred.Promise();
+}
+
+void SynthStream::Append(const Napi::CallbackInfo& info) {
+  ThrowingCoded(info.Env(), [&] { stream_->Append(ReadChunks(JsArg(info, "SynthStream.append", 0, "chunks"), flite_)); });
+}
+
+void SynthStream::End(const Napi::CallbackInfo& info) {
+  stream_->End();
+  Resume(info.Env(), *stream_, *context_, *pending_);  // a reader waiting past the last chunk gets its end now
+}
+
+void SynthStream::Cancel(const Napi::CallbackInfo& info) {
+  if (!stream_->Cancel() || !pending_->has_value()) return;
+  Napi::Promise::Deferred deferred = **pending_;
+  pending_->reset();
+  deferred.Resolve(info.Env().Null());
+  context_->RemoveAwaiter(info.Env());
+}
+
+}  // namespace svc

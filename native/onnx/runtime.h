@@ -1,0 +1,56 @@
+// ONNX Runtime inside the addon: one Ort::Env per process, the API version checked before any
+// other ORT call, and sessions created on the device the user asked for.
+#pragma once
+
+// The C++ API is initialised by hand (OnnxEnv) so a library without our API version is a clean
+// error instead of a null dereference at load.
+#define ORT_API_MANUAL_INIT
+#include <onnxruntime_cxx_api.h>
+
+#include <memory>
+#include <string>
+
+namespace svc {
+
+enum class OnnxDevice { Auto, Cpu, Cuda };
+
+// Throws std::invalid_argument for a name other than auto, cpu, cuda.
+OnnxDevice ParseOnnxDevice(const std::string& name);
+
+// The process's Env, created on first use (and leaked: it must outlive every session).
+// Throws std::runtime_error when the loaded library does not offer ORT_API_VERSION.
+Ort::Env& OnnxEnv();
+
+// "1.29.0 (API 29)"; throws like OnnxEnv.
+std::string OnnxVersion();
+
+struct OnnxSessionOptions {
+  std::string modelPath;
+  std::string modelBytes;  // when set, the model itself (modelPath then only names it in errors)
+  int intraOpThreads = 1;
+  OnnxDevice device = OnnxDevice::Cpu;
+  std::string cudaProviderPath;  // empty: libonnxruntime_providers_cuda.so beside the addon
+  bool liftConvolutions = false;  // run 1-D convolutions as 2-D ones (onnx/conv_lift.h)
+};
+
+// How a model was loaded, for the pack's info.
+struct OnnxLoadReport {
+  std::string device;          // "cpu" or "cuda": where the session runs
+  std::string fallbackReason;  // device 'auto' fell back to the CPU: why
+  int liftedConvolutions = 0;
+  std::string liftWhy;         // asked to lift and none was: why
+};
+
+struct OnnxSession {
+  std::unique_ptr<Ort::Session> session;
+  OnnxLoadReport report;
+};
+
+// The file's bytes; empty when it cannot be read.
+std::string ReadModelFile(const std::string& path);
+
+// Loads a model (blocking: call it off the main thread). Errors are std::runtime_error whose
+// message starts with DEVICE_UNAVAILABLE: (CUDA asked for and not usable) or MODEL_PACK_INVALID:.
+OnnxSession LoadOnnxSession(const OnnxSessionOptions& options);
+
+}  // namespace svc

@@ -1,0 +1,118 @@
+#include "scheduler/pool.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace svc {
+namespace {
+
+// Set once, by the first Instance() call, before any synthesis thread starts.
+int threadNice = 0;
+
+// Lowers the calling thread's priority by `nice` steps from the process's (Linux schedules
+// threads one by one). Raising niceness needs no privilege; where a sandbox refuses it, the
+// thread keeps the process's priority, which is only slower to hand over audio.
+void LowerThisThreadPriority(int nice) {
+  if (nice <= 0) return;
+  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+  errno = 0;
+  const int current = getpriority(PRIO_PROCESS, tid);
+  if (errno != 0) return;
+  setpriority(PRIO_PROCESS, tid, std::min(current + nice, 19));
+}
+
+}  // namespace
+
+WorkerPool& WorkerPool::Instance(unsigned threads, int nice) {
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+  // Leaked on purpose: threads are detached and may still be parked at exit; every env's
+  // cleanup hook first waits for its own running tasks, so none touches freed state.
+  static WorkerPool* pool = [threads, nice] {
+    threadNice = nice;
+    return new WorkerPool(threads);
+  }();
+  return *pool;
+}
+
+WorkerPool& WorkerPool::Espeak() {
+  static WorkerPool* pool = new WorkerPool(1);  // leaked, like the pool
+  return *pool;
+}
+
+// std::thread cannot choose its stack size, and the default (RLIMIT_STACK, often 8 MiB) is not
+// enough for flite on long tokens, so the threads are plain pthreads with an explicit stack.
+WorkerPool::WorkerPool(unsigned threads) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kStackBytes);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  for (unsigned i = 0; i < threads; ++i) {
+    pthread_t thread;
+    const int err = pthread_create(&thread, &attr, &WorkerPool::ThreadMain, this);
+    if (err != 0) {
+      pthread_attr_destroy(&attr);
+      throw std::runtime_error(std::string("could not start a synthesis thread: ") + strerror(err));
+    }
+    threads_.push_back(thread);
+  }
+  pthread_attr_destroy(&attr);
+}
+
+void* WorkerPool::ThreadMain(void* pool) {
+  LowerThisThreadPriority(threadNice);
+  static_cast<WorkerPool*>(pool)->Run();
+  return nullptr;
+}
+
+void WorkerPool::Submit(const void* owner, std::function<void()> task, bool first) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    (first ? firsts_ : tasks_).push_back({owner, std::move(task)});
+  }
+  wake_.notify_one();
+}
+
+std::vector<std::function<void()>> WorkerPool::Drop(const void* owner) {
+  std::vector<std::function<void()>> dropped;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (std::deque<Task>* queue : {&firsts_, &tasks_}) {
+    for (auto it = queue->begin(); it != queue->end();) {
+      if (it->owner == owner) {
+        dropped.push_back(std::move(it->run));
+        it = queue->erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  return dropped;
+}
+
+size_t WorkerPool::Queued() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return firsts_.size() + tasks_.size();
+}
+
+void WorkerPool::Run() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [this] { return !firsts_.empty() || !tasks_.empty(); });
+      std::deque<Task>& queue = firsts_.empty() ? tasks_ : firsts_;
+      task = std::move(queue.front().run);
+      queue.pop_front();
+    }
+    task();
+  }
+}
+
+}  // namespace svc

@@ -1,0 +1,62 @@
+// A fixed set of native threads that run synthesis tasks, so the libuv pool and the event loop
+// are never held by speech work (espeak-ng's lock would otherwise park libuv threads).
+#pragma once
+
+#include <pthread.h>
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace svc {
+
+class WorkerPool {
+ public:
+  // Each pool thread's stack, set explicitly: a default thread gets RLIMIT_STACK, which may be
+  // small or unlimited. flite's regex matcher recurses about 128 bytes per character of one token
+  // (a 70 000-character token overflowed 8 MiB: issue 7, case 3); within the native bounds
+  // (backends/input_limits.h: runs of at most 128 bytes) the deepest measured use is 0.05 MiB (espeak-ng) and
+  // 0.02 MiB (flite) (bench/native/stack-depth). 8 MiB leaves a wide margin and would still hold a
+  // 60 000-byte flite token.
+  static constexpr size_t kStackBytes = 8u << 20;
+
+  // The process-wide pool; its size and its threads' niceness are fixed by the first call.
+  // `nice` is added to the process's niceness on every synthesis thread (espeak-ng's too): the
+  // event loop, at the process's own priority, then runs as soon as audio is posted to it, even
+  // where the scheduler put it on the CPU a synthesis thread is busy on.
+  static WorkerPool& Instance(unsigned threads = 0, int nice = 0);
+  // espeak-ng's own thread: its calls are serialised by a process-wide lock anyway, and a pool
+  // thread waiting for that lock would hold a slot that other streams need.
+  static WorkerPool& Espeak();
+
+  // `owner` tags the task so that Drop(owner) can take it back before it starts. `first` tasks
+  // (a request's first chunk) run before all others, in order: a new request's first audio does
+  // not wait behind the chunks other streams synthesise ahead.
+  void Submit(const void* owner, std::function<void()> task, bool first = false);
+  // Removes every queued (not yet started) task of `owner`; returns them, to be destroyed by the
+  // caller outside the pool's lock.
+  std::vector<std::function<void()>> Drop(const void* owner);
+  unsigned Size() const { return static_cast<unsigned>(threads_.size()); }
+  size_t Queued();
+
+ private:
+  struct Task {
+    const void* owner;
+    std::function<void()> run;
+  };
+
+  explicit WorkerPool(unsigned threads);
+  static void* ThreadMain(void* pool);
+  void Run();
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Task> firsts_;
+  std::deque<Task> tasks_;
+  std::vector<pthread_t> threads_;
+};
+
+}  // namespace svc

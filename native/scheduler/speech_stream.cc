@@ -1,0 +1,178 @@
+#include "scheduler/speech_stream.h"
+
+#include <cmath>
+#include <utility>
+
+namespace svc {
+
+std::atomic<int64_t> SpeechStream::unreadBytes{0};
+
+// However little audio they hold (a run of empty chunks), no more chunks than this wait to be read.
+constexpr size_t kMaxChunksAhead = 64;
+
+SpeechStream::SpeechStream(StreamPlan plan, Submit submit, Wake wake)
+    : config_(std::move(plan.config)),
+      pool_(*plan.pool),
+      capacity_(plan.capacity),
+      aheadSamples_(std::llround(plan.aheadSeconds * config_.outputRate)),
+      leading_(plan.leading),
+      submit_(std::move(submit)),
+      wake_(std::move(wake)),
+      jobs_(std::make_move_iterator(plan.chunks.begin()), std::make_move_iterator(plan.chunks.end())),
+      ended_(!plan.open) {}
+
+SpeechStream::~SpeechStream() { CountUnreadLocked(-unreadSamples_); }
+
+void SpeechStream::Start() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  MaybeProduceLocked();
+}
+
+bool SpeechStream::ReadyLocked() const {
+  auto it = started_.find(nextRead_);
+  return it != started_.end() && !it->second.empty();
+}
+
+bool SpeechStream::DoneLocked() const { return ended_ && nextJob_ == jobs_.size() && started_.empty(); }
+
+bool SpeechStream::DueLocked() const { return ReadyLocked() || !error_.empty() || DoneLocked() || cancelled_.load(); }
+
+// Every piece holds `samples` in the stream's encoding: bytes follow from samples.
+void SpeechStream::CountUnreadLocked(int64_t samples) {
+  unreadSamples_ += samples;
+  unreadBytes += samples * static_cast<int64_t>(BytesPerSample(config_.encoding));
+}
+
+void SpeechStream::MaybeProduceLocked() {
+  while (!cancelled_.load() && error_.empty() && nextJob_ < jobs_.size() && producing_ < capacity_ &&
+         (started_.empty() || (unreadSamples_ < aheadSamples_ && started_.size() < kMaxChunksAhead))) {
+    const size_t index = nextJob_;
+    started_[index];
+    if (!submit_([self = shared_from_this(), index] { self->Produce(index); }, pool_, index == 0 && leading_)) {
+      started_.erase(index);
+      return;
+    }
+    ++nextJob_;
+    ++producing_;
+  }
+}
+
+void SpeechStream::NotifyLocked() {
+  if (awaited_ && !woken_ && (ReadyLocked() || !error_.empty() || DoneLocked())) woken_ = wake_(shared_from_this());
+}
+
+// Pool thread: hand a stretch of chunk `index` on as soon as it is made.
+void SpeechStream::Add(size_t index, AudioPiece piece) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (cancelled_.load()) return;
+  CountUnreadLocked(piece.stretch.samples);
+  started_[index].push_back(std::move(piece));
+  NotifyLocked();
+}
+
+// Pool thread: synthesise chunk `index`, its audio going to the reader as it comes.
+void SpeechStream::Produce(size_t index) {
+  AudioStretch tail;
+  std::string failure;
+  const char* failureCode = code::kSynthesis;
+  bool complete = false;
+  const ChunkJob* job = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job = &jobs_[index];
+  }
+  try {
+    const AudioOut emit = [this, index](AudioStretch&& stretch) { Add(index, AudioPiece{std::move(stretch), false}); };
+    complete = SynthesizeChunk(config_, *job, cancelled_, emit, tail, index == 0 && leading_);
+  } catch (const std::exception& e) {
+    failure = e.what();
+    failureCode = CodeOf(e);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  --producing_;
+  if (!failure.empty()) {
+    error_ = failure;
+    errorCode_ = failureCode;
+  } else if (complete && !cancelled_.load()) {
+    CountUnreadLocked(tail.samples);
+    started_[index].push_back(AudioPiece{std::move(tail), true});
+  }
+  MaybeProduceLocked();
+  NotifyLocked();
+}
+
+std::optional<StreamRead> SpeechStream::Read() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (DueLocked()) return TakeLocked();
+  awaited_ = true;
+  MaybeProduceLocked();
+  return std::nullopt;
+}
+
+std::optional<StreamRead> SpeechStream::Resume() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  woken_ = false;
+  if (!awaited_ || !DueLocked()) return std::nullopt;
+  awaited_ = false;
+  return TakeLocked();
+}
+
+// The next stretch of audio, the end, or the failure.
+StreamRead SpeechStream::TakeLocked() {
+  StreamRead read;
+  if (!error_.empty()) {
+    read.kind = StreamRead::Kind::Failure;
+    read.code = errorCode_;
+    read.message = error_;
+    return read;
+  }
+  if (!ReadyLocked() || cancelled_.load()) return read;
+  // Everything of the chunk made by now goes in one read: a reader that falls behind gets fewer,
+  // longer stretches rather than a backlog of calls.
+  auto it = started_.find(nextRead_);
+  AudioPiece piece = std::move(it->second.front());
+  it->second.pop_front();
+  while (!piece.last && !it->second.empty()) {
+    AudioPiece& more = it->second.front();
+    AudioStretch& into = piece.stretch;
+    into.audio.insert(into.audio.end(), more.stretch.audio.begin(), more.stretch.audio.end());
+    into.samples += more.stretch.samples;
+    into.words.insert(into.words.end(), more.stretch.words.begin(), more.stretch.words.end());
+    into.reached = more.stretch.reached;
+    piece.last = more.last;
+    it->second.pop_front();
+  }
+  CountUnreadLocked(-piece.stretch.samples);
+  if (piece.last) {
+    started_.erase(it);
+    ++nextRead_;
+  }
+  MaybeProduceLocked();
+  read.kind = StreamRead::Kind::Audio;
+  read.piece = std::move(piece);
+  return read;
+}
+
+void SpeechStream::Append(std::vector<ChunkJob> chunks) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (ended_) throw NativeError(code::kInvalidArgument, "append() after end()");
+  for (ChunkJob& job : chunks) jobs_.push_back(std::move(job));
+  MaybeProduceLocked();
+}
+
+void SpeechStream::End() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ended_ = true;
+}
+
+bool SpeechStream::Cancel() {
+  cancelled_ = true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  started_.clear();
+  CountUnreadLocked(-unreadSamples_);
+  const bool waiting = awaited_;
+  awaited_ = false;
+  return waiting;
+}
+
+}  // namespace svc

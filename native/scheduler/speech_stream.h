@@ -1,0 +1,125 @@
+// A planned stream of speech: pool threads synthesize its chunks, at most `capacity` at once and
+// until `aheadSeconds` of audio wait unread, and one reader takes their audio in order. A session
+// appends chunks as it plans them, on one stream (one place in the pool's schedule). A reader that
+// falls behind parks synthesis (no task is scheduled). Cancel() stops work between pieces and
+// inside the backends, and no chunk is delivered after it.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/errors.h"
+#include "scheduler/chunk.h"
+#include "scheduler/pool.h"
+
+namespace svc {
+
+struct StreamPlan {
+  StreamConfig config;
+  WorkerPool* pool = nullptr;  // where its chunks run: espeak-ng's own thread, or the pool
+  size_t capacity = 2;         // chunks synthesised at once
+  double aheadSeconds = 5;     // unread audio at which no more chunks start
+  // Chunk 0 is a request's first audio: it goes ahead of the chunks other streams synthesise ahead.
+  bool leading = false;
+  bool open = false;  // more chunks will be appended (Append, then End)
+  std::vector<ChunkJob> chunks;
+};
+
+// A stretch of a chunk's audio for the reader, with the words it completes.
+struct AudioPiece {
+  AudioStretch stretch;
+  bool last = false;  // the chunk's last stretch
+};
+
+// What the reader gets: the next stretch, the end of the stream, or the failure that ended it.
+struct StreamRead {
+  enum class Kind { Audio, End, Failure } kind = Kind::End;
+  AudioPiece piece;                     // Audio
+  const char* code = code::kSynthesis;  // Failure
+  std::string message;                  // Failure
+};
+
+class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
+ public:
+  // Any thread: runs `task` on `pool` for this stream (`first`: ahead of other tasks). False when
+  // it never will run (its owner is closing).
+  using Submit = std::function<bool(std::function<void()> task, WorkerPool& pool, bool first)>;
+  // Any thread, with the stream's lock held: the waiting reader has something to take; it is to
+  // call Resume() soon, from its own thread. False when it never will.
+  using Wake = std::function<bool(std::shared_ptr<SpeechStream> stream)>;
+
+  SpeechStream(StreamPlan plan, Submit submit, Wake wake);
+  ~SpeechStream();
+  SpeechStream(const SpeechStream&) = delete;
+  SpeechStream& operator=(const SpeechStream&) = delete;
+
+  // Starts synthesis, before the first read.
+  void Start();
+
+  // The reader's calls come from one thread, one read at a time.
+  // What is due now; else nothing, and the reader waits to be woken.
+  std::optional<StreamRead> Read();
+  // A waiting reader's read, once something is due (after Wake, or End).
+  std::optional<StreamRead> Resume();
+  // More chunks for an open stream; throws NativeError (invalid argument) after End.
+  void Append(std::vector<ChunkJob> chunks);
+  // No more chunks will come: the reader gets its end after the last one.
+  void End();
+  // Stops the work and drops the audio not yet read. True when the reader was waiting: its read
+  // is the end.
+  bool Cancel();
+  // Any thread: stops the work (an abandoned stream, an environment closing).
+  void Stop() { cancelled_ = true; }
+
+  // Bytes of audio made and not yet read, over every stream: what readers hold back in memory.
+  static std::atomic<int64_t> unreadBytes;
+
+ private:
+  bool ReadyLocked() const;
+  bool DoneLocked() const;
+  bool DueLocked() const;
+  void CountUnreadLocked(int64_t samples);
+  void MaybeProduceLocked();
+  void NotifyLocked();
+  StreamRead TakeLocked();
+  void Add(size_t index, AudioPiece piece);
+  void Produce(size_t index);
+
+  const StreamConfig config_;
+  WorkerPool& pool_;
+  const size_t capacity_;
+  // No chunk is started while the reader has this much audio left to read: chunks are clauses or
+  // sentences, so the bound is counted in audio, not chunks, and a slow reader stops synthesis
+  // after the same stretch of speech.
+  const int64_t aheadSamples_;
+  const bool leading_;
+  const Submit submit_;
+  const Wake wake_;
+  std::atomic<bool> cancelled_{false};
+
+  std::mutex mutex_;  // guards everything below
+  // A deque: a chunk's address never changes while a pool thread synthesises it.
+  std::deque<ChunkJob> jobs_;
+  bool ended_;
+  size_t nextJob_ = 0;   // the next chunk to start
+  size_t nextRead_ = 0;  // the chunk the reader is in
+  // Chunks started and not yet read to their end, synthesised on several threads and read in order.
+  std::map<size_t, std::deque<AudioPiece>> started_;
+  size_t producing_ = 0;       // chunks being synthesised
+  int64_t unreadSamples_ = 0;  // audio made and not yet read
+  bool awaited_ = false;       // the reader waits
+  bool woken_ = false;         // and has been woken
+  std::string error_;
+  const char* errorCode_ = code::kSynthesis;
+};
+
+}  // namespace svc
