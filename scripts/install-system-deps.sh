@@ -17,5 +17,5 @@ $sudo apt-get install -y -qq --no-install-recommends \
   libespeak-ng-dev espeak-ng-data flite1-dev libsoxr-dev \
   libsndfile1-dev libaubio-dev librubberband-dev \
   libmp3lame-dev libopus-dev libogg-dev libflac-dev \
-  sox flite espeak-ng ffmpeg \
+  sox flite espeak-ng ffmpeg util-linux mount \
   pocketsphinx pocketsphinx-en-us time python3-numpy python3-onnx

@@ -114,8 +114,12 @@ export class VoiceDatabase {
   }
 
   /** Runs a read; a lock another process holds is waited for off the event loop. */
-  read<T>(operation: () => T): Promise<T> {
-    return this.withRetries(operation)
+  async read<T>(operation: () => T): Promise<T> {
+    try {
+      return await this.withRetries(operation)
+    } catch (error) {
+      throw storageError(error)
+    }
   }
 
   /** Runs a write in an IMMEDIATE transaction, with the same waits; on a full disk, the reserve is given up once. */
@@ -162,7 +166,7 @@ export class VoiceDatabase {
       try {
         return operation()
       } catch (error) {
-        if (!isBusy(error) || performance.now() > deadline) throw storageError(error)
+        if (!isBusy(error) || performance.now() > deadline) throw error
       }
       await sleep(wait)
     }
