@@ -65,13 +65,14 @@ function send(reply: FastifyReply, result: RouteResponse): FastifyReply {
 async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions): Promise<void> {
   const options = parseWith(pluginOptionsSchema, rawOptions, 'Fastify plugin options')
   const websocket = await loadWebSocketPlugin()
-  const service = 'service' in options ? options.service : new TtsService(options)
-  const deadlineMs = options.shutdownDeadlineMs ?? 10_000
+  const { shutdownDeadlineMs = 10_000, prefix: rawPrefix, ...serviceOptions } = options
+  const service = 'service' in serviceOptions ? serviceOptions.service : new TtsService(serviceOptions)
+  const deadlineMs = shutdownDeadlineMs
   fastify.decorate('tts', service)
   fastify.addHook('preClose', async () => service.close(deadlineMs))
   fastify.addHook('onClose', async () => service.close(0))
 
-  const prefix = options.prefix?.replace(/\/+$/, '')
+  const prefix = rawPrefix?.replace(/\/+$/, '')
   await fastify.register(async (scope) => {
     if (!scope.hasDecorator('websocketServer')) {
       await scope.register(websocket, { options: { maxPayload: service.maxBodyBytes } })
@@ -157,7 +158,11 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
         }
       },
       handler: (_request, reply) => reply.code(426).send({ error_code: 'INVALID_REQUEST', message: 'this path takes a WebSocket upgrade' }),
-      wsHandler: (socket, request) => serveRealtime(service, principals.get(request)!, socket),
+      wsHandler: (socket, request) => {
+        // An upgrade never reaches onResponse: its line is logged here, as the other adapters log theirs.
+        service.logRequest({ request_id: String(request.id), method: 'GET', path: loggedPath(request.url), status: 101, duration_ms: 0 })
+        serveRealtime(service, principals.get(request)!, socket)
+      },
     })
   }, prefix ? { prefix } : {})
 }
