@@ -4,28 +4,17 @@
 // that every shared library the process mapped is either the system's core (glibc, libstdc++,
 // libgcc_s) or the installed packages' own.
 import { readFileSync } from 'node:fs'
-import { createEngine } from 'svc-tts'
+import { createEngine, readWavHeader } from 'svc-tts'
 
 const CORE = /\/(ld-linux-x86-64|libc|libm|libdl|librt|libpthread|libresolv|libstdc\+\+|libgcc_s|libnss_\w+)\.so/
 
 /** Seconds of audio in a 16-bit mono WAV, and its RMS level (0-1). */
 function measureWav(wav) {
-  if (wav.toString('latin1', 0, 4) !== 'RIFF' || wav.toString('latin1', 8, 12) !== 'WAVE') throw new Error('not a WAV file')
-  let offset = 12
-  let rate = 0
-  while (offset + 8 <= wav.length) {
-    const id = wav.toString('latin1', offset, offset + 4)
-    const size = wav.readUInt32LE(offset + 4)
-    if (id === 'fmt ') rate = wav.readUInt32LE(offset + 12)
-    if (id === 'data') {
-      const samples = Math.min(size, wav.length - offset - 8) >> 1
-      let sum = 0
-      for (let i = 0; i < samples; i++) sum += (wav.readInt16LE(offset + 8 + 2 * i) / 32768) ** 2
-      return { seconds: samples / rate, rms: Math.sqrt(sum / samples) }
-    }
-    offset += 8 + size
-  }
-  throw new Error('WAV without a data chunk')
+  const { dataOffset, dataSize, sampleRate } = readWavHeader(wav)
+  const samples = Math.min(dataSize, wav.length - dataOffset) >> 1
+  let sum = 0
+  for (let i = 0; i < samples; i++) sum += (wav.readInt16LE(dataOffset + 2 * i) / 32768) ** 2
+  return { seconds: samples / sampleRate, rms: Math.sqrt(sum / samples) }
 }
 
 const engine = await createEngine()

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
 import { TtsError } from '../errors.js'
+import { readWavHeader, type WavHeader } from './riff.js'
 
 /** The largest RIFF file: its size field is 32 bits. */
 const MAX_RIFF_BYTES = 0xffffffff
@@ -32,38 +33,16 @@ export interface WavSizes {
   fixed: boolean
 }
 
-/** Where the header's size fields are, read from its first bytes. */
-interface WavLayout {
-  dataOffset: number
-  blockAlign: number
-  /** Offset of the `fact` sample count, when the header has one. */
-  factCountAt?: number
-}
-
 function notWav(why: string): TtsError {
   return new TtsError('INVALID_REQUEST', `not a WAV file this helper can size: ${why}`)
 }
 
-/** Walks the RIFF chunks up to `data`: the format fields and where each size lives. */
-function layoutOf(header: Buffer): WavLayout {
-  if (header.length < 12 || header.toString('ascii', 0, 4) !== 'RIFF' || header.toString('ascii', 8, 12) !== 'WAVE') {
-    throw notWav('it does not start with RIFF....WAVE')
+function headerOf(bytes: Buffer): WavHeader {
+  try {
+    return readWavHeader(bytes)
+  } catch (error) {
+    throw notWav((error as Error).message)
   }
-  let at = 12
-  let blockAlign: number | undefined
-  let factCountAt: number | undefined
-  while (at + 8 <= header.length) {
-    const id = header.toString('ascii', at, at + 4)
-    const size = header.readUInt32LE(at + 4)
-    if (id === 'data') {
-      if (blockAlign === undefined) throw notWav('its data chunk comes before fmt')
-      return { dataOffset: at + 8, blockAlign, ...(factCountAt !== undefined && { factCountAt }) }
-    }
-    if (id === 'fmt ' && at + 22 <= header.length) blockAlign = header.readUInt16LE(at + 20)
-    if (id === 'fact') factCountAt = at + 8
-    at += 8 + size + (size % 2)  // chunks are padded to an even length
-  }
-  throw notWav(`no data chunk in its first ${HEADER_SEARCH_BYTES} bytes`)
 }
 
 /**
@@ -86,7 +65,7 @@ export async function fixWavSizes(file: string | number): Promise<WavSizes> {
 async function fixWavSizesAt(fd: number): Promise<WavSizes> {
   const header = Buffer.alloc(HEADER_SEARCH_BYTES)
   const { bytesRead } = await readAsync(fd, header, 0, header.length, 0)
-  const layout = layoutOf(header.subarray(0, bytesRead))
+  const layout = headerOf(header.subarray(0, bytesRead))
   const fileBytes = (await fstatAsync(fd)).size
   const dataBytes = fileBytes - layout.dataOffset
   const sizes = { dataBytes, dataOffset: layout.dataOffset, blockAlign: layout.blockAlign }

@@ -20,6 +20,15 @@ export interface Alignment {
   word_end_times_milliseconds: number[]
 }
 
+/** Timed words as the SPEC's alignment: the words, their starts and their ends, in three arrays. */
+export function toAlignment(words: readonly TimedWord[]): Alignment {
+  return {
+    words: words.map((w) => w.text),
+    word_start_times_milliseconds: words.map((w) => w.startMs),
+    word_end_times_milliseconds: words.map((w) => w.endMs),
+  }
+}
+
 function spanWord(piece: TextPiece, char: number): number | undefined {
   let best: number | undefined
   for (const span of piece.spans) {

@@ -18,7 +18,7 @@ import { CALIBRATION_RATE, calibrationText, VoiceLibrary, type VoiceRenderer } f
 import { PREVIEW_MODEL_ID } from '../voices/preview.js'
 import { SqliteVoiceStore } from '../voices/sqlite-store.js'
 import type { BackendTuning, StoredVoice, VoiceStore } from '../voices/types.js'
-import type { Alignment } from './alignment.js'
+import { toAlignment, type Alignment } from './alignment.js'
 import { CallTracker, type CallOptions, type CallScope } from './call-scope.js'
 import { DEFAULT_MODELS, ModelRegistry, modelsWithPacks, type ModelEntry, type ModelId } from './models.js'
 import { DEFAULT_MAX_TRANSCRIPT_CHARS, type EngineOptions } from './options.js'
@@ -109,14 +109,7 @@ export class Engine<PackModelId extends string = never> {
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
   async synthesizeWithTimestamps(request: Synthesis<PackModelId>, options?: CallOptions): Promise<TimestampedSpeech> {
     const { audio, words } = await this.within(options, async (scope) => this.speech.render(await this.resolveIn(request, 'synthesis', 'raw', scope), scope))
-    return {
-      audio_base64: audio.toString('base64'),
-      alignment: {
-        words: words.map((w) => w.text),
-        word_start_times_milliseconds: words.map((w) => w.startMs),
-        word_end_times_milliseconds: words.map((w) => w.endMs),
-      },
-    }
+    return { audio_base64: audio.toString('base64'), alignment: toAlignment(words) }
   }
 
   /** The transport-agnostic stream: audio chunks in the requested format (no WAV header; compressed containers give encoded bytes), each with its words. */

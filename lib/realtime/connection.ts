@@ -6,6 +6,7 @@
  * chunk is checked against the context's current generation right before it is emitted.
  */
 import { EventEmitter } from 'node:events'
+import { toAlignment } from '../engine/alignment.js'
 import type { Engine, SpeechChunk, SpeechSession } from '../engine/engine.js'
 import type { ParsedSpeechRequest } from '../engine/requests.js'
 import { sessionRequestFrom, type ResolvedRequest } from '../engine/resolve.js'
@@ -258,13 +259,7 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
 
   private audioOutput(id: string, chunk: SpeechChunk, final: boolean, connection: Connection): AudioOutput {
     const output: AudioOutput = { context_id: id, audio: chunk.audio.toString('base64'), final }
-    if (connection.addTimestamps) {
-      output.alignment = {
-        words: chunk.words.map((w) => w.text),
-        word_start_times_milliseconds: chunk.words.map((w) => w.startMs),
-        word_end_times_milliseconds: chunk.words.map((w) => w.endMs),
-      }
-    }
+    if (connection.addTimestamps) output.alignment = toAlignment(chunk.words)
     return output
   }
 

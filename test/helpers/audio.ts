@@ -1,4 +1,5 @@
 /** Reading back what the engine produced, for assertions on real audio. */
+import { readWavHeader } from '../../lib/audio/riff.js'
 
 export interface DecodedWav {
   formatTag: number
@@ -10,28 +11,10 @@ export interface DecodedWav {
 }
 
 export function decodeWav(file: Buffer): DecodedWav {
-  if (file.toString('ascii', 0, 4) !== 'RIFF' || file.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file')
-  let offset = 12
-  let fmt: Omit<DecodedWav, 'dataSize' | 'data'> | undefined
-  while (offset + 8 <= file.length) {
-    const id = file.toString('ascii', offset, offset + 4)
-    const size = file.readUInt32LE(offset + 4)
-    const body = offset + 8
-    if (id === 'fmt ') {
-      fmt = {
-        formatTag: file.readUInt16LE(body),
-        channels: file.readUInt16LE(body + 2),
-        sampleRate: file.readUInt32LE(body + 4),
-        bitsPerSample: file.readUInt16LE(body + 14),
-      }
-    } else if (id === 'data') {
-      if (!fmt) throw new Error('data before fmt')
-      const end = size === 0xffffffff ? file.length : body + size
-      return { ...fmt, dataSize: size, data: file.subarray(body, end) }
-    }
-    offset = body + size
-  }
-  throw new Error('no data chunk')
+  const header = readWavHeader(file)
+  const end = header.dataSize === 0xffffffff ? file.length : header.dataOffset + header.dataSize
+  const { formatTag, channels, sampleRate, bitsPerSample, dataSize } = header
+  return { formatTag, channels, sampleRate, bitsPerSample, dataSize, data: file.subarray(header.dataOffset, end) }
 }
 
 export function s16(pcm: Buffer): Int16Array {
