@@ -56,9 +56,9 @@ class Windows {
   }
 }
 
-/** Slots of one key in one pool: when each was taken, and how long slots were held lately. */
+/** Slots of one key in one pool: when each held one was taken, and how long slots were held lately. */
 interface Slots {
-  heldSince: Set<number>
+  heldSince: Set<{ since: number }>
   /** Exponentially weighted mean of how long a slot was held, in ms (undefined before the first release). */
   typicalHoldMs: number | undefined
 }
@@ -81,25 +81,23 @@ export class MemoryLimiter implements Limiter {
   async acquire(keyId: string, pool: SlotPool = 'requests'): Promise<() => void> {
     const limit = pool === 'uploads' ? this.limits.concurrentUploads : this.limits.concurrentRequests
     const name = `${pool}:${keyId}`
-    const slots = this.slots.get(name) ?? { heldSince: new Set<number>(), typicalHoldMs: undefined }
+    const slots = this.slots.get(name) ?? { heldSince: new Set<{ since: number }>(), typicalHoldMs: undefined }
     const now = this.now()
     if (slots.heldSince.size >= limit) {
       // The oldest slot is the likeliest to free first: when it has been held as long as slots usually are.
-      const oldest = Math.min(...slots.heldSince)
+      const oldest = slots.heldSince.values().next().value!.since
       const expected = oldest + (slots.typicalHoldMs ?? FIRST_HOLD_GUESS_MS) - now
       throw refuse('TOO_MANY_CONCURRENT_REQUESTS', `this key already has ${slots.heldSince.size} ${pool} in flight (limit ${limit})`, expected)
     }
-    // Two slots taken in the same millisecond stay two entries.
-    let since = now
-    while (slots.heldSince.has(since)) since += 1e-6
-    slots.heldSince.add(since)
+    const slot = { since: now }
+    slots.heldSince.add(slot)  // in the order taken: the first is the oldest
     this.slots.set(name, slots)
     let released = false
     return () => {
       if (released) return
       released = true
-      slots.heldSince.delete(since)
-      const held = this.now() - since
+      slots.heldSince.delete(slot)
+      const held = this.now() - slot.since
       slots.typicalHoldMs = slots.typicalHoldMs === undefined ? held : 0.8 * slots.typicalHoldMs + 0.2 * held
     }
   }
