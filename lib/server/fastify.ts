@@ -72,7 +72,8 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
   fastify.addHook('preClose', async () => service.close(deadlineMs))
   fastify.addHook('onClose', async () => service.close(0))
 
-  const prefix = rawPrefix?.replace(/\/+$/, '')
+  let prefix = rawPrefix
+  while (prefix?.endsWith('/')) prefix = prefix.slice(0, -1)
   await fastify.register(async (scope) => {
     if (!scope.hasDecorator('websocketServer')) {
       await scope.register(websocket, { options: { maxPayload: service.maxBodyBytes } })
