@@ -11,7 +11,7 @@ npx cmake-js compile --CDSVC_TTS_ASAN=ON --out build-asan
 SVC_TTS_NATIVE_BINDING="$PWD/build-asan/Release/svc_tts.node" \
 LD_PRELOAD="$(gcc -print-file-name=libasan.so)" \
 ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
-  npx vitest run test/hardening/cases-native.test.ts test/engine/streaming.test.ts test/native/teardown.test.ts \
+  npx vitest run test/hardening/cases-native.test.ts test/hardening/native-lifecycle.test.ts test/engine/streaming.test.ts test/native/teardown.test.ts \
     test/audio/formats.test.ts test/engine/timestamps.test.ts test/engine/markup-audio.test.ts \
     test/audio/compressed.test.ts test/hardening/encoder-boundary.test.ts test/native/append.test.ts \
     test/engine/ahead-bound.test.ts test/engine/reproducible.test.ts test/engine/word-streaming.test.ts \

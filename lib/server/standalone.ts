@@ -1,7 +1,6 @@
 /** The service on a bare node:http server (what `svc-tts serve` runs by default). */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { TtsError } from '../errors.js'
 import { capConnections, serverTimeouts } from './connections.js'
 import { attachWebSocket, serveRoute, writeResponse, clientGone } from './node-http.js'
 import { errorResponse, notFound, TtsService, type ServiceOptions } from './service.js'

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { TtsError, type SynthesisRequest } from '../../lib/index.js'
-import { decodeWav, s16 } from '../helpers/audio.js'
+import { s16 } from '../helpers/audio.js'
 import { collect, joinChunks, testEngine, voiceId } from '../helpers/engine.js'
 import { worstEventLoopLag } from '../helpers/event-loop.js'
 import { waitUntil } from '../helpers/wait.js'
