@@ -4,6 +4,8 @@
  * connection as 'close'. Each context generation is a writable speech session of the engine;
  * a generation replaced (re-initialised) or cancelled never sends another byte, because every
  * chunk is checked against the context's current generation right before it is emitted.
+ * What a client may make it do is bounded before a frame is parsed (intake.ts); a connection that
+ * passes a bound ends with the error as its 'close' reason.
  */
 import { EventEmitter } from 'node:events'
 import { toAlignment } from '../engine/alignment.js'
@@ -11,6 +13,7 @@ import type { Engine, SpeechChunk, SpeechSession } from '../engine/engine.js'
 import type { ParsedSpeechRequest } from '../engine/requests.js'
 import { sessionRequestFrom, type ResolvedRequest } from '../engine/resolve.js'
 import { TtsError, isTtsError } from '../errors.js'
+import { DEFAULT_INTAKE_LIMITS, FrameIntake, frameCost, type IntakeLimits } from './intake.js'
 import {
   DEFAULT_CONTEXT_ID,
   parseClientMessage,
@@ -23,7 +26,7 @@ import {
   type TextMessage,
 } from './messages.js'
 
-export interface RealtimeLimits {
+export interface RealtimeLimits extends IntakeLimits {
   /** Live contexts on one connection (default 64). */
   maxContexts: number
   /** Text one context generation may receive, in characters (default 100 000). */
@@ -32,10 +35,12 @@ export interface RealtimeLimits {
   idleTimeoutMs: number
 }
 
-export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = { maxContexts: 64, maxContextChars: 100_000, idleTimeoutMs: 60_000 }
+export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = { maxContexts: 64, maxContextChars: 100_000, idleTimeoutMs: 60_000, ...DEFAULT_INTAKE_LIMITS }
 
-/** What the host (a server) decides for each context: admission (concurrency) and usage counting. */
+/** What the host (a server) decides: its own bounds on messages, admission (concurrency) and usage counting. */
 export interface RealtimeHooks {
+  /** Called with each frame's cost in messages (intake.ts) before it is queued; throws to refuse it, which ends the connection. */
+  admitMessage?(cost: number): void
   /** Called when a context generation starts; returns the function that ends its admission. */
   admitContext?(): Promise<() => void>
   /** Called with each piece of text before it is synthesised. */
@@ -67,10 +72,12 @@ interface Connection {
   addTimestamps: boolean
 }
 
-export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage]; close: [] }> {
+/** 'close' carries the error that ended the connection, or nothing when it ended as asked (or its transport went away). */
+export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage]; close: [error?: TtsError] }> {
   private connection: Connection | undefined
   private readonly contexts = new Map<string, Generation>()
   private readonly limits: RealtimeLimits
+  private readonly intake: FrameIntake
   private queue: Promise<void> = Promise.resolve()
   private idleTimer: NodeJS.Timeout | undefined
   private state: 'open' | 'closing' | 'closed' = 'open'
@@ -78,6 +85,7 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
   constructor(private readonly options: RealtimeConnectionOptions) {
     super()
     this.limits = { ...DEFAULT_REALTIME_LIMITS, ...options.limits }
+    this.intake = new FrameIntake(this.limits)
     this.armIdleTimer()
   }
 
@@ -86,11 +94,24 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     return this.contexts.size
   }
 
-  /** One frame from the client: parsed and handled after every earlier frame. */
-  receive(text: string): void {
+  /**
+   * One frame from the client, text or binary (which the protocol refuses): admitted by the
+   * bounds, then parsed and handled after every earlier frame. Frames after the end cost nothing.
+   */
+  receive(frame: string | Uint8Array): void {
+    if (this.state === 'closed') return
+    const bytes = typeof frame === 'string' ? Buffer.byteLength(frame) : frame.byteLength
+    try {
+      this.intake.admit(bytes)
+      this.options.admitMessage?.(frameCost(bytes))
+    } catch (error) {
+      this.fail(error as TtsError)
+      return
+    }
     this.armIdleTimer()
-    this.enqueue(async () => {
-      const parsed = parseClientMessage(text)
+    this.enqueue(bytes, async () => {
+      if (typeof frame !== 'string') throw new TtsError('INVALID_MESSAGE', 'messages are JSON text frames')
+      const parsed = parseClientMessage(frame)
       switch (parsed.kind) {
         case 'initializeConnection':
           return this.initializeConnection(parsed.message)
@@ -169,11 +190,19 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     this.finish()
   }
 
-  private finish(): void {
+  /** Ends the connection for `error` (a bound passed): its error event, then every context stops. */
+  fail(error: TtsError, contextId?: string): void {
+    if (this.state === 'closed') return
+    this.emitError(error, contextId)
+    for (const [id, generation] of this.contexts) this.retire(id, generation)
+    this.finish(error)
+  }
+
+  private finish(error?: TtsError): void {
     if (this.state === 'closed') return
     this.state = 'closed'
     clearTimeout(this.idleTimer)
-    this.emit('close')
+    this.emit('close', error)
   }
 
   private requireConnection(): Connection {
@@ -200,6 +229,12 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     } catch (error) {
       release()
       throw error
+    }
+    if (this.state !== 'open') {
+      // The connection began to end while this context was being opened: it never starts.
+      speech.abort()
+      release()
+      throw new TtsError('INVALID_MESSAGE', 'the connection is closing')
     }
     const generation: Generation = { speech, chars: message.transcript.length, closing: false, cancelled: false, release, done: Promise.resolve() }
     this.contexts.set(id, generation)
@@ -246,6 +281,8 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
         if (generation.closing) held = chunk
         else this.emit('message', this.audioOutput(id, chunk, false, connection))
       }
+      // The context's last messages wait for room like its audio, so a client that stops reading holds them back, not the server.
+      await this.options.writable?.()
       if (generation.cancelled) return
       this.emit('message', held ? this.audioOutput(id, held, true, connection) : { context_id: id, audio: '', final: true })
       this.emit('message', { context_id: id, audio: '', final: true })
@@ -263,18 +300,20 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     return output
   }
 
-  private enqueue(task: () => Promise<void>): void {
+  private enqueue(bytes: number, task: () => Promise<void>): void {
     this.queue = this.queue.then(async () => {
-      if (this.state === 'closed') return
       try {
-        await task()
+        if (this.state !== 'closed') await task()
       } catch (error) {
         this.emitError(error)
+      } finally {
+        this.intake.handled(bytes)
       }
     })
   }
 
   private emitError(error: unknown, contextId?: string): void {
+    if (this.state === 'closed') return
     const event: ErrorEvent = isTtsError(error) && error.status < 500
       ? error.toJSON()
       : { error_code: isTtsError(error) ? error.code : 'INTERNAL_ERROR', message: 'internal error' }

@@ -9,10 +9,11 @@ import { z } from 'zod'
 import { Engine } from '../engine/engine.js'
 import { TtsError, isTtsError } from '../errors.js'
 import { parseWith, strictObject } from '../validation/parse.js'
-import { RealtimeConnection, type RealtimeLimits } from '../realtime/connection.js'
+import { DEFAULT_REALTIME_LIMITS, RealtimeConnection, type RealtimeLimits } from '../realtime/connection.js'
 import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } from './keys.js'
 import type { ConnectionLimits } from './connections.js'
 import { limitsSchema, MemoryLimiter, type Limiter } from './limits.js'
+import { KeyMessageRates } from './realtime-keys.js'
 import type { VoiceQuota } from '../voices/types.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
 import { TTS_ROUTES } from './tts-routes.js'
@@ -25,6 +26,20 @@ export const DEFAULT_MAX_CONCURRENT_UPLOADS = 8
 export const DEFAULT_QUOTAS = { voicesPerKey: 100, sampleBytesPerKey: 256 * 1024 * 1024 } as const
 /** Bytes queued on a WebSocket above which its contexts stop pulling audio. */
 export const DEFAULT_SEND_BUFFER_BYTES = 512 * 1024
+/** Unread output past the send buffer above which a WebSocket is closed (its default bound is the send buffer plus this). */
+export const DEFAULT_UNREAD_MARGIN_BYTES = 4 * 1024 * 1024
+/** The errors a WebSocket is closed for when its client floods: its key cools down (realtime-keys.ts). */
+const FLOODING: ReadonlySet<string> = new Set(['MESSAGE_RATE_EXCEEDED', 'MESSAGE_QUEUE_FULL', 'UNREAD_OUTPUT_EXCEEDED'])
+
+/** The WebSocket's limits: per connection (RealtimeLimits), per key, and on the socket's unread output. */
+export interface RealtimeOptions extends RealtimeLimits {
+  /** Messages a second all of a key's connections may send together (default 1000). */
+  keyMessagesPerSecond: number
+  /** Their burst (default 2000). */
+  keyMessageBurst: number
+  /** Bytes a socket may hold unread before it is closed (default `sendBufferBytes` + 4 MiB; at least `sendBufferBytes`). */
+  maxUnreadBytes: number
+}
 
 export interface RequestLog {
   request_id: string
@@ -43,7 +58,18 @@ export const serviceOptionsSchema = strictObject({
   limiter: z.custom<Limiter>((v) => typeof v === 'object' && v !== null && 'acquire' in v && 'hit' in v && 'charge' in v, 'limiter must implement acquire, hit and charge').optional(),
   limits: limitsSchema.optional(),
   realtime: z
-    .object({ maxContexts: z.number().int().min(1), maxContextChars: z.number().int().min(1), idleTimeoutMs: z.number().int().min(1) })
+    .object({
+      maxContexts: z.number().int().min(1),
+      maxContextChars: z.number().int().min(1),
+      idleTimeoutMs: z.number().int().min(1),
+      messagesPerSecond: z.number().positive(),
+      messageBurst: z.number().int().min(1),
+      maxQueuedMessages: z.number().int().min(1),
+      maxQueuedBytes: z.number().int().min(1),
+      keyMessagesPerSecond: z.number().positive(),
+      keyMessageBurst: z.number().int().min(1),
+      maxUnreadBytes: z.number().int().min(1),
+    })
     .partial()
     .optional(),
   maxBodyBytes: z.number().int().min(1).optional(),
@@ -147,10 +173,11 @@ export class TtsService {
   readonly quota: VoiceQuota
   readonly connectionLimits: ConnectionLimits
   private uploads = 0
-  private readonly realtimeLimits: Partial<RealtimeLimits>
+  readonly realtimeLimits: Readonly<RealtimeOptions>
   private readonly log: ((entry: RequestLog) => void) | undefined
   private readonly live = new Set<AbortController>()
   private readonly connections = new Set<RealtimeConnection>()
+  private readonly keyMessages: KeyMessageRates
   private idle: (() => void) | undefined
   private closing = false
 
@@ -168,7 +195,18 @@ export class TtsService {
       sampleBytes: parsed.quotas?.sampleBytesPerKey ?? DEFAULT_QUOTAS.sampleBytesPerKey,
     }
     this.sendBufferBytes = parsed.sendBufferBytes ?? DEFAULT_SEND_BUFFER_BYTES
-    this.realtimeLimits = parsed.realtime ?? {}
+    this.realtimeLimits = {
+      ...DEFAULT_REALTIME_LIMITS,
+      keyMessagesPerSecond: 1000,
+      keyMessageBurst: 2000,
+      maxUnreadBytes: this.sendBufferBytes + DEFAULT_UNREAD_MARGIN_BYTES,
+      ...parsed.realtime,
+    }
+    if (this.realtimeLimits.maxUnreadBytes < this.sendBufferBytes) {
+      // Audio is sent while the buffer holds up to sendBufferBytes: a smaller bound would close every speaking socket.
+      throw new TtsError('INVALID_REQUEST', 'invalid service options: realtime.maxUnreadBytes must be at least sendBufferBytes')
+    }
+    this.keyMessages = new KeyMessageRates(this.realtimeLimits.keyMessagesPerSecond, this.realtimeLimits.keyMessageBurst)
     this.log = parsed.log
   }
 
@@ -313,21 +351,28 @@ export class TtsService {
     const { query } = parseTarget(url)
     resolveVersion(query.get('version') ?? header(headers, 'version'), true)
     const principal = this.authenticate(query.get('api_key') ?? header(headers, 'api_key') ?? header(headers, 'x-api-key'), 'text_to_speech')
+    this.keyMessages.check(principal.keyId)
     await this.limiter.hit(principal.keyId)
     return principal
   }
 
-  /** A realtime connection for an accepted WebSocket; each live context holds one of the key's concurrency slots. */
+  /**
+   * A realtime connection for an accepted WebSocket. Its messages count against the key's message
+   * rate; each live context holds one of the key's concurrency slots.
+   */
   openRealtime(principal: Principal, writable: () => Promise<void> | undefined): RealtimeConnection {
+    const { keyId } = principal
     const connection = new RealtimeConnection({
       engine: this.engine,
       limits: this.realtimeLimits,
-      admitContext: () => this.limiter.acquire(principal.keyId),
-      chargeText: (characters) => this.limiter.charge(principal.keyId, characters),
+      admitMessage: (cost) => this.keyMessages.take(keyId, cost),
+      admitContext: () => this.limiter.acquire(keyId),
+      chargeText: (characters) => this.limiter.charge(keyId, characters),
       writable,
     })
     this.connections.add(connection)
-    connection.once('close', () => {
+    connection.once('close', (error) => {
+      if (error && FLOODING.has(error.code)) this.keyMessages.coolDown(keyId)
       this.connections.delete(connection)
       if (this.connections.size === 0 && this.live.size === 0) this.idle?.()
     })

@@ -1,8 +1,17 @@
 /**
  * Binds a `ws` WebSocket (from `ws` directly or from @fastify/websocket) to a realtime session:
- * text frames in, events out as JSON text frames, and backpressure from the socket's send
- * buffer: while more than the service's bound is queued, the context about to send waits, so
- * its speech session stops pulling audio and its native synthesis pauses.
+ * frames in, events out as JSON text frames, and the socket's own bounds:
+ *
+ * - Backpressure: while more than the service's `sendBufferBytes` is queued, the context about to
+ *   send waits, so its speech session stops pulling audio and its native synthesis pauses.
+ * - Unread output: a reply that is not audio (an error, an acknowledgement) never waits, so a
+ *   client that sends and never reads would grow the server without end; once more than
+ *   `maxUnreadBytes` waits unread, the connection is closed and nothing more is queued.
+ * - Ending: a connection ended by a bound is closed with 1008 and the error code as its reason;
+ *   from that moment the socket is no longer read, so what a flooder still sends costs nothing
+ *   (it waits in the kernel, then the peer's window fills), and after CLOSE_GRACE_MS it is cut.
+ *   A connection that ends as asked (1000) is read on, so its peer can answer the close; one that
+ *   does not answer within the grace is cut off too, so neither it nor a shutdown waits on it.
  */
 import type { WebSocket } from 'ws'
 import { TtsError } from '../errors.js'
@@ -10,9 +19,14 @@ import type { Principal } from './keys.js'
 import type { TtsService } from './service.js'
 
 const DRAIN_POLL_MS = 5
+/** How long a closed connection's peer has to answer the close before the socket is cut. */
+export const CLOSE_GRACE_MS = 1000
+/** Policy violation: a bound passed; the reason is the error code. */
+export const CLOSE_POLICY = 1008
 
 export function serveRealtime(service: TtsService, principal: Principal, socket: WebSocket): void {
   const bound = service.sendBufferBytes
+  const unreadBound = service.realtimeLimits.maxUnreadBytes
   const open = () => socket.readyState === socket.OPEN
   const waitForRoom = () =>
     new Promise<void>((resolve) => {
@@ -20,19 +34,36 @@ export function serveRealtime(service: TtsService, principal: Principal, socket:
       check()
     })
   const session = service.openRealtime(principal, () => (open() && socket.bufferedAmount > bound ? waitForRoom() : undefined))
+
+  const onFrame = (data: WebSocket.RawData, isBinary: boolean) => {
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
+    session.receive(isBinary ? bytes : bytes.toString('utf8'))
+  }
+  let ended = false
+  const end = (code: number, reason: string) => {
+    if (ended) return
+    ended = true
+    socket.off('message', onFrame)
+    if (socket.readyState === socket.CLOSED) return
+    if (open()) socket.close(code, reason)
+    if (code === CLOSE_POLICY) socket.pause()
+    const timer = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS)
+    socket.once('close', () => clearTimeout(timer))
+  }
+
   session.on('message', (message) => {
-    if (open()) socket.send(JSON.stringify(message))
-  })
-  session.on('close', () => {
-    if (open()) socket.close(1000, 'closed')
-  })
-  socket.on('message', (data, isBinary) => {
-    if (isBinary) {
-      session.emit('message', new TtsError('INVALID_MESSAGE', 'messages are JSON text frames').toJSON())
+    if (!open() || ended) return
+    if (socket.bufferedAmount > unreadBound) {
+      // Nothing more is queued for a client that does not read, not even this error: only the close.
+      const error = new TtsError('UNREAD_OUTPUT_EXCEEDED', `more than ${unreadBound} bytes were sent and not read`)
+      end(CLOSE_POLICY, error.code)
+      session.fail(error)
       return
     }
-    session.receive(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8'))
+    socket.send(JSON.stringify(message))
   })
+  session.on('close', (error?: TtsError) => (error ? end(CLOSE_POLICY, error.code) : end(1000, 'closed')))
+  socket.on('message', onFrame)
   socket.on('close', () => session.destroy())
   socket.on('error', () => session.destroy())
 }

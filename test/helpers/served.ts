@@ -17,8 +17,8 @@ export interface Served {
 export interface Listening extends Served {
   url: string
   port: number
-  /** SIGTERM, then the exit code. */
-  stop(): Promise<number | null>
+  /** SIGTERM, then the exit code; past `deadlineMs` (when given), SIGKILL and null. */
+  stop(deadlineMs?: number): Promise<number | null>
   /** The server process's resident memory now. */
   rssMiB(): number
 }
@@ -84,9 +84,13 @@ export async function serveListening(dataDir: string, framework: string, options
     url,
     port: Number(new URL(url).port),
     rssMiB: () => rssMiB(served.child.pid!),
-    stop: async () => {
+    stop: async (deadlineMs) => {
       if (served.child.exitCode === null) served.child.kill('SIGTERM')
-      return served.exit
+      if (deadlineMs === undefined) return served.exit
+      const timer = setTimeout(() => served.child.kill('SIGKILL'), deadlineMs)
+      const code = await served.exit
+      clearTimeout(timer)
+      return code
     },
   }
 }

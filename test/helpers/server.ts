@@ -66,12 +66,12 @@ export function openStream(base: string, body: unknown): { received(bytes: numbe
 export class WsClient {
   readonly events: Record<string, unknown>[] = []
   readonly socket: WebSocket
-  closed: Promise<{ code: number }>
+  closed: Promise<{ code: number; reason: string }>
 
   private constructor(socket: WebSocket) {
     this.socket = socket
     socket.on('message', (data) => this.events.push(JSON.parse(String(data)) as Record<string, unknown>))
-    this.closed = new Promise((resolve) => socket.once('close', (code) => resolve({ code })))
+    this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })))
   }
 
   static connect(url: string, options: WebSocket.ClientOptions = {}): Promise<WsClient> {
