@@ -116,11 +116,11 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
         case 'initializeConnection':
           return this.initializeConnection(parsed.message)
         case 'text':
-          return this.text(parsed.message)
+          return this.inContext(parsed.message, () => this.text(parsed.message))
         case 'closeContext':
-          return this.closeContext(parsed.message)
+          return this.inContext(parsed.message, () => this.closeContext(parsed.message))
         case 'cancel':
-          return this.cancelContext(parsed.message)
+          return this.inContext(parsed.message, () => this.cancelContext(parsed.message))
         case 'closeConnection':
           return this.closeConnection()
       }
@@ -211,6 +211,15 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     return this.connection
   }
 
+  /** Runs the handling of a message for a context: its errors carry that context's id. */
+  private async inContext(message: { context_id?: string | undefined }, handle: () => Promise<void>): Promise<void> {
+    try {
+      await handle()
+    } catch (error) {
+      this.emitError(error, message.context_id ?? DEFAULT_CONTEXT_ID)
+    }
+  }
+
   private async initializeContext(id: string, connection: Connection, message: TextMessage): Promise<void> {
     const previous = this.contexts.get(id)
     if (previous) this.retire(id, previous)
@@ -218,13 +227,14 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
       throw new TtsError('CONTEXT_LIMIT_EXCEEDED', `a connection has at most ${this.limits.maxContexts} live contexts`, { extra: { context_id: id } })
     }
     this.checkLength(id, message.transcript.length)
-    await this.options.chargeText?.(message.transcript.length)
+    // Admitted before it is charged: a context refused (concurrency, request rate) costs no characters.
     const release = (await this.options.admitContext?.()) ?? (() => {})
-    const { model_id, voice, language, speed } = message
-    const overridden = model_id !== undefined || voice !== undefined || language !== undefined || speed !== undefined
-    const request = overridden ? sessionRequestFrom(connection.request, { model_id, voice, language, speed }) : connection.resolved
     let speech: SpeechSession
     try {
+      await this.options.chargeText?.(message.transcript.length)
+      const { model_id, voice, language, speed } = message
+      const overridden = model_id !== undefined || voice !== undefined || language !== undefined || speed !== undefined
+      const request = overridden ? sessionRequestFrom(connection.request, { model_id, voice, language, speed }) : connection.resolved
       speech = await this.options.engine.open(request)
     } catch (error) {
       release()

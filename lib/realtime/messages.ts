@@ -87,6 +87,17 @@ export function parseClientMessage(text: string): ClientMessage {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TtsError('INVALID_MESSAGE', 'a message must be a JSON object')
   const fields = value as Record<string, unknown>
+  try {
+    return messageOf(fields)
+  } catch (error) {
+    // A refused message that names its context says so, as every error of a context does.
+    const id = contextId.safeParse(fields.context_id)
+    if (!id.success || !(error instanceof TtsError)) throw error
+    throw new TtsError(error.code, error.message, { cause: error, extra: { ...error.extra, context_id: id.data } })
+  }
+}
+
+function messageOf(fields: Record<string, unknown>): ClientMessage {
   if (fields.terminate === true || (fields.text === '' && !('transcript' in fields))) return { kind: 'closeConnection' }
   if (fields.close_context !== undefined) return { kind: 'closeContext', message: parseWith(closeContextSchema, fields, 'closeContext message') }
   if (fields.cancel !== undefined) return { kind: 'cancel', message: parseWith(cancelContextSchema, fields, 'cancel message') }

@@ -358,7 +358,8 @@ export class TtsService {
 
   /**
    * A realtime connection for an accepted WebSocket. Its messages count against the key's message
-   * rate; each live context holds one of the key's concurrency slots.
+   * rate; each new context is a request of the key (the request rate, a concurrency slot held
+   * while it lives), then its text is charged to the key's usage.
    */
   openRealtime(principal: Principal, writable: () => Promise<void> | undefined): RealtimeConnection {
     const { keyId } = principal
@@ -366,7 +367,10 @@ export class TtsService {
       engine: this.engine,
       limits: this.realtimeLimits,
       admitMessage: (cost) => this.keyMessages.take(keyId, cost),
-      admitContext: () => this.limiter.acquire(keyId),
+      admitContext: async () => {
+        await this.limiter.hit(keyId)
+        return this.limiter.acquire(keyId)
+      },
       chargeText: (characters) => this.limiter.charge(keyId, characters),
       writable,
     })

@@ -263,8 +263,9 @@ describe.each(ADAPTERS)('WebSocket on %s', (adapter) => {
 })
 
 describe.each(ADAPTERS)('WebSocket limits and shutdown on %s', (adapter) => {
-  it('counts each live context against the key concurrency, text against usage, handshakes against the rate', async () => {
-    const limited = await start(adapter, { engine, keys: TEST_KEYS, limits: { concurrentRequests: 1, charactersPerPeriod: 200, requestsPerWindow: 2 } })
+  it('counts each live context against the key concurrency, text against usage, handshakes and contexts against the rate', async () => {
+    // The rate counts the handshake, context one, context two (refused for concurrency) and the second handshake: the third is refused.
+    const limited = await start(adapter, { engine, keys: TEST_KEYS, limits: { concurrentRequests: 1, charactersPerPeriod: 200, requestsPerWindow: 4 } })
     try {
       const client = await connect(limited)
       client.send({ context_id: 'one', transcript: 'First. ' })
