@@ -5,7 +5,7 @@
  * a generation replaced (re-initialised) or cancelled never sends another byte, because every
  * chunk is checked against the context's current generation right before it is emitted.
  * What a client may make it do is bounded before a frame is parsed (intake.ts); a connection that
- * passes a bound ends with the error as its 'close' reason.
+ * passes a bound, or whose credentials stop holding, ends with the error as its 'close' reason.
  */
 import { EventEmitter } from 'node:events'
 import { toAlignment } from '../engine/alignment.js'
@@ -37,10 +37,12 @@ export interface RealtimeLimits extends IntakeLimits {
 
 export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = { maxContexts: 64, maxContextChars: 100_000, idleTimeoutMs: 60_000, ...DEFAULT_INTAKE_LIMITS }
 
-/** What the host (a server) decides: its own bounds on messages, admission (concurrency) and usage counting. */
+/** What the host (a server) decides: its own bounds on messages, credentials, admission (concurrency) and usage counting. */
 export interface RealtimeHooks {
   /** Called with each frame's cost in messages (intake.ts) before it is queued; throws to refuse it, which ends the connection. */
   admitMessage?(cost: number): void
+  /** Called when a context generation starts, before anything is counted; throws when the credentials no longer hold, which ends the connection. */
+  authorize?(): void
   /** Called when a context generation starts; returns the function that ends its admission. */
   admitContext?(): Promise<() => void>
   /** Called with each piece of text before it is synthesised. */
@@ -190,7 +192,7 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     this.finish()
   }
 
-  /** Ends the connection for `error` (a bound passed): its error event, then every context stops. */
+  /** Ends the connection for `error` (a bound passed, a revoked key): its error event, then every context stops. */
   fail(error: TtsError, contextId?: string): void {
     if (this.state === 'closed') return
     this.emitError(error, contextId)
@@ -227,6 +229,12 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
       throw new TtsError('CONTEXT_LIMIT_EXCEEDED', `a connection has at most ${this.limits.maxContexts} live contexts`, { extra: { context_id: id } })
     }
     this.checkLength(id, message.transcript.length)
+    try {
+      this.options.authorize?.()
+    } catch (error) {
+      this.fail(error as TtsError, id)
+      return
+    }
     // Admitted before it is charged: a context refused (concurrency, request rate) costs no characters.
     const release = (await this.options.admitContext?.()) ?? (() => {})
     let speech: SpeechSession

@@ -3,9 +3,12 @@
  * 256-bit random secret needs no slow KDF, since nothing about it can be guessed. A presented key
  * is hashed and its hash looked up in a map: the lookup's timing can tell an attacker about the
  * hash of a key they chose, which gives nothing about any stored key (finding a key from its hash
- * is the preimage problem), so one lookup costs the same with one key or a million.
+ * is the preimage problem), so one lookup costs the same with one key or a million. A store emits
+ * 'change' when its keys change (created, revoked, or the key file re-read), so open connections
+ * can be checked again.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { EventEmitter } from 'node:events'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
@@ -60,11 +63,14 @@ export interface Principal {
   scopes: readonly Scope[]
 }
 
-export class KeyStore {
+export class KeyStore extends EventEmitter<{ change: [] }> {
   private keys: StoredKey[] = []
   private byHash = new Map<string, StoredKey>()
+  /** The same keys by id: a connection's key is looked up again at each new context. */
+  private byId = new Map<string, StoredKey>()
 
   constructor(keys: readonly StoredKey[] = [], private readonly file?: string) {
+    super()
     this.replace(keys)
   }
 
@@ -94,6 +100,7 @@ export class KeyStore {
   async reload(): Promise<void> {
     if (!this.file) return
     this.replace((await KeyStore.load(path.dirname(this.file))).keys)
+    this.emit('change')
   }
 
   /** The file the keys are saved in, if any. */
@@ -115,6 +122,7 @@ export class KeyStore {
     const record: StoredKey = { id: randomUUID().slice(0, 8), name, hash: hashKey(key), scopes: [...scopes], created_at: new Date().toISOString() }
     this.replace([...this.keys, record])
     await this.save()
+    this.emit('change')
     return { key, record }
   }
 
@@ -123,6 +131,7 @@ export class KeyStore {
     if (kept.length === this.keys.length) return false
     this.replace(kept)
     await this.save()
+    this.emit('change')
     return true
   }
 
@@ -133,9 +142,16 @@ export class KeyStore {
     return match && { keyId: match.id, scopes: match.scopes }
   }
 
+  /** The principal of the key with this id as the store holds it now (its scopes may have changed), or undefined once it is gone. */
+  principal(keyId: string): Principal | undefined {
+    const key = this.byId.get(keyId)
+    return key && { keyId: key.id, scopes: key.scopes }
+  }
+
   private replace(keys: readonly StoredKey[]): void {
     this.keys = [...keys]
     this.byHash = new Map(this.keys.map((key) => [key.hash, key]))
+    this.byId = new Map(this.keys.map((key) => [key.id, key]))
   }
 
   private async save(): Promise<void> {

@@ -13,7 +13,7 @@ import { DEFAULT_REALTIME_LIMITS, RealtimeConnection, type RealtimeLimits } from
 import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } from './keys.js'
 import type { ConnectionLimits } from './connections.js'
 import { limitsSchema, MemoryLimiter, type Limiter } from './limits.js'
-import { KeyMessageRates } from './realtime-keys.js'
+import { currentPrincipal, FLOODING, KeyMessageRates } from './realtime-keys.js'
 import type { VoiceQuota } from '../voices/types.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
 import { TTS_ROUTES } from './tts-routes.js'
@@ -28,8 +28,6 @@ export const DEFAULT_QUOTAS = { voicesPerKey: 100, sampleBytesPerKey: 256 * 1024
 export const DEFAULT_SEND_BUFFER_BYTES = 512 * 1024
 /** Unread output past the send buffer above which a WebSocket is closed (its default bound is the send buffer plus this). */
 export const DEFAULT_UNREAD_MARGIN_BYTES = 4 * 1024 * 1024
-/** The errors a WebSocket is closed for when its client floods: its key cools down (realtime-keys.ts). */
-const FLOODING: ReadonlySet<string> = new Set(['MESSAGE_RATE_EXCEEDED', 'MESSAGE_QUEUE_FULL', 'UNREAD_OUTPUT_EXCEEDED'])
 
 /** The WebSocket's limits: per connection (RealtimeLimits), per key, and on the socket's unread output. */
 export interface RealtimeOptions extends RealtimeLimits {
@@ -176,7 +174,8 @@ export class TtsService {
   readonly realtimeLimits: Readonly<RealtimeOptions>
   private readonly log: ((entry: RequestLog) => void) | undefined
   private readonly live = new Set<AbortController>()
-  private readonly connections = new Set<RealtimeConnection>()
+  /** Open realtime connections and the key each was opened with. */
+  private readonly connections = new Map<RealtimeConnection, Principal>()
   private readonly keyMessages: KeyMessageRates
   private idle: (() => void) | undefined
   private closing = false
@@ -207,6 +206,7 @@ export class TtsService {
       throw new TtsError('INVALID_REQUEST', 'invalid service options: realtime.maxUnreadBytes must be at least sendBufferBytes')
     }
     this.keyMessages = new KeyMessageRates(this.realtimeLimits.keyMessagesPerSecond, this.realtimeLimits.keyMessageBurst)
+    this.keys.on('change', this.recheckKeys)
     this.log = parsed.log
   }
 
@@ -217,7 +217,7 @@ export class TtsService {
   /** Live realtime contexts over every connection. */
   get realtimeContexts(): number {
     let count = 0
-    for (const connection of this.connections) count += connection.liveContexts
+    for (const connection of this.connections.keys()) count += connection.liveContexts
     return count
   }
 
@@ -358,8 +358,8 @@ export class TtsService {
 
   /**
    * A realtime connection for an accepted WebSocket. Its messages count against the key's message
-   * rate; each new context is a request of the key (the request rate, a concurrency slot held
-   * while it lives), then its text is charged to the key's usage.
+   * rate; each new context is a request of the key (its key checked again, the request rate, a
+   * concurrency slot held while it lives), then its text is charged to the key's usage.
    */
   openRealtime(principal: Principal, writable: () => Promise<void> | undefined): RealtimeConnection {
     const { keyId } = principal
@@ -367,6 +367,7 @@ export class TtsService {
       engine: this.engine,
       limits: this.realtimeLimits,
       admitMessage: (cost) => this.keyMessages.take(keyId, cost),
+      authorize: () => void currentPrincipal(this.keys, principal),
       admitContext: async () => {
         await this.limiter.hit(keyId)
         return this.limiter.acquire(keyId)
@@ -374,13 +375,25 @@ export class TtsService {
       chargeText: (characters) => this.limiter.charge(keyId, characters),
       writable,
     })
-    this.connections.add(connection)
+    this.connections.set(connection, principal)
     connection.once('close', (error) => {
       if (error && FLOODING.has(error.code)) this.keyMessages.coolDown(keyId)
       this.connections.delete(connection)
       if (this.connections.size === 0 && this.live.size === 0) this.idle?.()
     })
     return connection
+  }
+
+  /** The key store changed: a connection whose key was revoked, or lost the realtime scope, ends now. */
+  private readonly recheckKeys = (): void => {
+    this.keyMessages.prune(this.keys)
+    for (const [connection, principal] of this.connections) {
+      try {
+        currentPrincipal(this.keys, principal)
+      } catch (error) {
+        connection.fail(error as TtsError)
+      }
+    }
   }
 
   logRequest(entry: RequestLog): void {
@@ -393,7 +406,8 @@ export class TtsService {
    */
   async close(deadlineMs = 10_000): Promise<void> {
     this.closing = true
-    for (const connection of this.connections) void connection.closeConnection()
+    this.keys.off('change', this.recheckKeys)
+    for (const connection of this.connections.keys()) void connection.closeConnection()
     const drained = new Promise<void>((resolve) => {
       this.idle = () => {
         if (this.live.size === 0 && this.connections.size === 0) resolve()
@@ -405,7 +419,7 @@ export class TtsService {
     await Promise.race([drained, deadline])
     clearTimeout(timer)
     for (const controller of this.live) controller.abort(new TtsError('SERVER_CLOSING', 'the server shut down'))
-    for (const connection of this.connections) connection.destroy()
+    for (const connection of this.connections.keys()) connection.destroy()
   }
 }
 

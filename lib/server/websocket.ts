@@ -7,21 +7,22 @@
  * - Unread output: a reply that is not audio (an error, an acknowledgement) never waits, so a
  *   client that sends and never reads would grow the server without end; once more than
  *   `maxUnreadBytes` waits unread, the connection is closed and nothing more is queued.
- * - Ending: a connection ended by a bound is closed with 1008 and the error code as its reason;
- *   from that moment the socket is no longer read, so what a flooder still sends costs nothing
- *   (it waits in the kernel, then the peer's window fills), and after CLOSE_GRACE_MS it is cut.
- *   A connection that ends as asked (1000) is read on, so its peer can answer the close; one that
- *   does not answer within the grace is cut off too, so neither it nor a shutdown waits on it.
+ * - Ending: a connection ended by a bound or a revoked key is closed with 1008 and the error code
+ *   as its reason. One closed for flooding is no longer read from that moment, so what the flooder
+ *   still sends costs nothing (it waits in the kernel, then the peer's window fills); any other is
+ *   read on, so its peer can answer the close. A peer that has not closed within CLOSE_GRACE_MS is
+ *   cut off, so neither it nor a shutdown waits on it.
  */
 import type { WebSocket } from 'ws'
 import { TtsError } from '../errors.js'
 import type { Principal } from './keys.js'
+import { FLOODING } from './realtime-keys.js'
 import type { TtsService } from './service.js'
 
 const DRAIN_POLL_MS = 5
 /** How long a closed connection's peer has to answer the close before the socket is cut. */
 export const CLOSE_GRACE_MS = 1000
-/** Policy violation: a bound passed; the reason is the error code. */
+/** Policy violation: a bound passed or the key no longer holds; the reason is the error code. */
 export const CLOSE_POLICY = 1008
 
 export function serveRealtime(service: TtsService, principal: Principal, socket: WebSocket): void {
@@ -46,7 +47,7 @@ export function serveRealtime(service: TtsService, principal: Principal, socket:
     socket.off('message', onFrame)
     if (socket.readyState === socket.CLOSED) return
     if (open()) socket.close(code, reason)
-    if (code === CLOSE_POLICY) socket.pause()
+    if (FLOODING.has(reason)) socket.pause()
     const timer = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS)
     socket.once('close', () => clearTimeout(timer))
   }

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { KeyStore, generateKey, hashKey } from '../../lib/server/keys.js'
 import { MemoryLimiter } from '../../lib/server/limits.js'
@@ -13,6 +16,21 @@ describe('API keys', () => {
     expect(store.verify(key.replace('sk_', 'pk_'))).toBeUndefined()
     expect(store.verify(undefined)).toBeUndefined()
     expect(JSON.stringify(store.list())).not.toContain(key)
+  })
+
+  it('are found by id as the store holds them now, and each change of the store is announced', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-tts-keys-'))
+    const store = await KeyStore.load(dataDir)
+    let changes = 0
+    store.on('change', () => changes++)
+    const { record } = await store.create('a', ['text_to_speech'])
+    expect(store.principal(record.id)).toEqual({ keyId: record.id, scopes: ['text_to_speech'] })
+    await (await KeyStore.load(dataDir)).revoke(record.id)  // another process: unseen until reloaded
+    expect(store.principal(record.id)).toBeDefined()
+    await store.reload()
+    expect(store.principal(record.id)).toBeUndefined()
+    expect(await store.revoke(record.id)).toBe(false)
+    expect(changes).toBe(2)
   })
 
   it('come from the environment variable, comma-separated, with every scope', () => {
