@@ -6,6 +6,7 @@
  *
  *   await app.register(ttsPlugin, { engine })
  */
+import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
@@ -32,6 +33,9 @@ declare module 'fastify' {
   }
 }
 
+/** How long a refused upgrade's client has to read the answer and close before its socket is cut. */
+const REFUSED_UPGRADE_LINGER_MS = 1000
+
 const pluginFields = {
   shutdownDeadlineMs: z.number().int().min(0).optional(),
   prefix: z.string().regex(/^\/[^?#]*$/, 'prefix must be a path such as /tts').optional(),
@@ -55,6 +59,18 @@ function frameworkError(error: { statusCode?: number; message: string }): TtsErr
   return new TtsError('INTERNAL_ERROR', error.message)
 }
 
+/**
+ * An upgrade answered over HTTP (404 for a path no WebSocket route serves, a refused handshake)
+ * leaves its socket outside the HTTP server's keeping: it is ended, and cut if its client keeps it
+ * open, so that no shutdown waits on it.
+ */
+function endRefusedUpgrade(socket: Socket | null): void {
+  if (!socket || socket.destroyed) return
+  socket.end()
+  const timer = setTimeout(() => socket.destroy(), REFUSED_UPGRADE_LINGER_MS)
+  socket.once('close', () => clearTimeout(timer))
+}
+
 function send(reply: FastifyReply, result: RouteResponse): FastifyReply {
   reply.code(result.status).headers(result.headers ?? {})
   if ('json' in result) return reply.send(result.json)
@@ -71,6 +87,9 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
   fastify.decorate('tts', service)
   fastify.addHook('preClose', async () => service.close(deadlineMs))
   fastify.addHook('onClose', async () => service.close(0))
+  fastify.addHook('onResponse', async (request, reply) => {
+    if (request.headers.upgrade !== undefined && /\bupgrade\b/i.test(request.headers.connection ?? '')) endRefusedUpgrade(reply.raw.socket)
+  })
 
   let prefix = rawPrefix
   while (prefix?.endsWith('/')) prefix = prefix.slice(0, -1)

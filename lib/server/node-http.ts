@@ -5,12 +5,12 @@
  */
 import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { TtsError, type ErrorCode } from '../errors.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
-import { errorResponse, type TtsService } from './service.js'
+import { errorResponse, notFound, type TtsService } from './service.js'
 import { WEBSOCKET_PATH } from './tts-routes.js'
 import { loggedPath, parseTarget, type Target } from './target.js'
 import { serveRealtime } from './websocket.js'
@@ -133,35 +133,73 @@ export async function serveRoute(service: TtsService, route: AnyRoute, request: 
   await writeResponse(response, result, signal)
 }
 
-/** A refused handshake: an HTTP response with the JSON error body, then the socket closes. */
+/** How long a refused upgrade's client has to read the answer and close before its socket is cut. */
+const REFUSAL_LINGER_MS = 1000
+
+/**
+ * A refused handshake: an HTTP response with the JSON error body, then the socket closes, whether
+ * or not the client closes its side (an upgraded socket is no longer the HTTP server's to close,
+ * so one left open would hold a shutdown until its client left).
+ */
 function refuseUpgrade(socket: Duplex, error: unknown): number {
   const { status, headers, json } = errorResponse(error)
   const body = JSON.stringify(json)
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'connection: close']
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`)
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`)
+  const timer = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS)
+  socket.once('close', () => clearTimeout(timer))
   return status
 }
 
-/** Accepts the realtime WebSocket at `prefix` + its path on a node:http server; other upgrades are left alone. */
-export function attachWebSocket(service: TtsService, server: import('node:http').Server, prefix = ''): WebSocketServer {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: service.maxBodyBytes })
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, url: string) => void
+
+/** The realtime paths attached to each server, all served by one 'upgrade' listener of that server. */
+const upgradePaths = new WeakMap<Server, Map<string, UpgradeHandler>>()
+
+/**
+ * The server's one 'upgrade' listener for the paths attached to it. An upgrade to another path is
+ * answered 404 (400 for a target that cannot be read) when nothing else listens for upgrades on
+ * the server, as on the standalone server and `svc-tts serve`; on an app's server with a WebSocket
+ * server of its own, that path may be the app's, so it is left to it.
+ */
+function pathsOf(server: Server): Map<string, UpgradeHandler> {
+  const known = upgradePaths.get(server)
+  if (known) return known
+  const paths = new Map<string, UpgradeHandler>()
+  upgradePaths.set(server, paths)
+  const alone = () => server.listeners('upgrade').every((listener) => listener === dispatch)
+  const dispatch = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = request.url ?? '/'
     let target: Target
     try {
       target = parseTarget(url)
     } catch (error) {
-      refuseUpgrade(socket, error)
+      if (alone()) refuseUpgrade(socket, error)
       return
     }
-    if (target.pathname !== prefix + WEBSOCKET_PATH) return
+    const handler = paths.get(target.pathname)
+    if (handler) handler(request, socket, head, url)
+    else if (alone()) refuseUpgrade(socket, notFound(request.method, url))
+  }
+  server.on('upgrade', dispatch)
+  return paths
+}
+
+/** Accepts the realtime WebSocket at `prefix` + its path on a node:http server. */
+export function attachWebSocket(service: TtsService, server: Server, prefix = ''): WebSocketServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: service.maxBodyBytes })
+  pathsOf(server).set(prefix + WEBSOCKET_PATH, (request, socket, head, url) => {
     const started = performance.now()
     const requestId = randomUUID()
     const log = (status: number, error_code?: string) =>
       service.logRequest({ request_id: requestId, method: 'GET', path: loggedPath(url), status, duration_ms: Math.round(performance.now() - started), ...(error_code && { error_code }) })
     service.authorizeWebSocket(request.headers, url).then(
       (principal) => {
+        if (service.isClosing) {
+          log(refuseUpgrade(socket, new TtsError('SERVER_CLOSING', 'the server is shutting down')), 'SERVER_CLOSING')
+          return
+        }
         wss.handleUpgrade(request, socket, head, (ws) => {
           log(101)
           serveRealtime(service, principal, ws)
