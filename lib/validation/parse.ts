@@ -115,21 +115,25 @@ export function closestField(unknown: string, known: readonly string[]): string 
   return best && best.distance <= Math.max(1, Math.floor(squash(unknown).length / 3)) ? best.field : undefined
 }
 
+/** Unknown fields an error names one by one; the rest are counted, so neither the message nor its making grows with the input. */
+export const NAMED_UNKNOWN_FIELDS = 8
+
 /**
- * An object schema that refuses fields it does not know, naming each and the known field it is
- * closest to: a caller's `outputFormat` is an error that says `output_format`, never a silent default.
+ * An object schema that refuses fields it does not know, naming each (up to NAMED_UNKNOWN_FIELDS)
+ * and the known field it is closest to: a caller's `outputFormat` is an error that says
+ * `output_format`, never a silent default.
  */
 export function strictObject<Shape extends z.ZodRawShape>(shape: Shape) {
   const known = Object.keys(shape)
   return z.strictObject(shape, {
     error: (issue) => {
       if (issue.code !== 'unrecognized_keys') return undefined
-      return issue.keys
-        .map((key) => {
-          const near = closestField(key, known)
-          return `unknown field '${key}'${near ? ` (did you mean '${near}'?)` : ''}`
-        })
-        .join('; ')
+      const named = issue.keys.slice(0, NAMED_UNKNOWN_FIELDS).map((key) => {
+        const near = closestField(key.slice(0, 64), known)
+        return `unknown field '${key.length > 64 ? `${key.slice(0, 64)}...` : key}'${near ? ` (did you mean '${near}'?)` : ''}`
+      })
+      const rest = issue.keys.length - named.length
+      return [...named, ...(rest > 0 ? [`and ${rest} more unknown fields`] : [])].join('; ')
     },
   })
 }
