@@ -43,9 +43,11 @@ const pluginFields = {
 const pluginOptionsSchema = z.union([z.object({ service: z.instanceof(TtsService), ...pluginFields }), serviceOptionsSchema.extend(pluginFields)])
 
 /** @fastify/websocket, loaded when the plugin registers: a missing peer is MISSING_DEPENDENCY naming it. */
-async function loadWebSocketPlugin(): Promise<FastifyPluginAsync<{ options?: { maxPayload?: number } }>> {
+type WebSocketPluginOptions = { options?: { maxPayload?: number }; errorHandler?: (error: Error & { code?: string }, socket: { terminate(): void }) => void }
+
+async function loadWebSocketPlugin(): Promise<FastifyPluginAsync<WebSocketPluginOptions>> {
   try {
-    return (await import('@fastify/websocket')).default as unknown as FastifyPluginAsync<{ options?: { maxPayload?: number } }>
+    return (await import('@fastify/websocket')).default as unknown as FastifyPluginAsync<WebSocketPluginOptions>
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw cause
     throw new TtsError('MISSING_DEPENDENCY', 'the Fastify plugin needs @fastify/websocket: npm install @fastify/websocket', { cause })
@@ -95,7 +97,13 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
   while (prefix?.endsWith('/')) prefix = prefix.slice(0, -1)
   await fastify.register(async (scope) => {
     if (!scope.hasDecorator('websocketServer')) {
-      await scope.register(websocket, { options: { maxPayload: service.maxBodyBytes } })
+      // On a protocol error (a frame past maxPayload, invalid UTF-8) ws closes the connection itself
+      // with the code it calls for (1009, 1007), and the session's close cuts a peer that does not
+      // answer; the plugin's default handler would cut it at once, before that close frame is out.
+      const errorHandler: WebSocketPluginOptions['errorHandler'] = (error, socket) => {
+        if (!error.code?.startsWith('WS_ERR_')) socket.terminate()
+      }
+      await scope.register(websocket, { options: { maxPayload: service.maxBodyBytes }, errorHandler })
     }
     scope.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id)
