@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify'
 import { TtsError } from '../errors.js'
 import { errorResponse, notFound, type TtsService } from './service.js'
 import { capConnections, serverTimeouts } from './connections.js'
-import { clientGone, writeResponse } from './node-http.js'
+import { clientGone, ownUpgrades, writeResponse } from './node-http.js'
 import { closeWithin, createTtsServer, LAST_BYTES_GRACE_MS } from './standalone.js'
 import { parseTarget } from './target.js'
 
@@ -67,6 +67,7 @@ export async function mount(service: TtsService, framework: Framework, listen: L
       app(request, response)
     })
     capConnections(server, service.connectionLimits)
+    ownUpgrades(server)
     router.attachWebSocket(server)
     const address = await listenNode(server, listen)
     return {

@@ -156,31 +156,42 @@ type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, u
 
 /** The realtime paths attached to each server, all served by one 'upgrade' listener of that server. */
 const upgradePaths = new WeakMap<Server, Map<string, UpgradeHandler>>()
+/** Servers svc-tts made itself: every upgrade on them is its to answer. */
+const ownServers = new WeakSet<Server>()
+
+/**
+ * Marks a server as svc-tts's own (the standalone server, `svc-tts serve --framework express`):
+ * an upgrade to a path it does not serve is answered 404 whatever else listens for upgrades there
+ * (a listener that only watches them, such as a connection cap, must not silence the answer).
+ */
+export function ownUpgrades(server: Server): void {
+  ownServers.add(server)
+}
 
 /**
  * The server's one 'upgrade' listener for the paths attached to it. An upgrade to another path is
- * answered 404 (400 for a target that cannot be read) when nothing else listens for upgrades on
- * the server, as on the standalone server and `svc-tts serve`; on an app's server with a WebSocket
- * server of its own, that path may be the app's, so it is left to it.
+ * answered 404 (400 for a target that cannot be read) on a server svc-tts owns, and on an app's
+ * server when nothing else listens for upgrades; when the app has a WebSocket server of its own,
+ * that path may be the app's, so it is left to it.
  */
 function pathsOf(server: Server): Map<string, UpgradeHandler> {
   const known = upgradePaths.get(server)
   if (known) return known
   const paths = new Map<string, UpgradeHandler>()
   upgradePaths.set(server, paths)
-  const alone = () => server.listeners('upgrade').every((listener) => listener === dispatch)
+  const answersOtherPaths = () => ownServers.has(server) || server.listeners('upgrade').every((listener) => listener === dispatch)
   const dispatch = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = request.url ?? '/'
     let target: Target
     try {
       target = parseTarget(url)
     } catch (error) {
-      if (alone()) refuseUpgrade(socket, error)
+      if (answersOtherPaths()) refuseUpgrade(socket, error)
       return
     }
     const handler = paths.get(target.pathname)
     if (handler) handler(request, socket, head, url)
-    else if (alone()) refuseUpgrade(socket, notFound(request.method, url))
+    else if (answersOtherPaths()) refuseUpgrade(socket, notFound(request.method, url))
   }
   server.on('upgrade', dispatch)
   return paths

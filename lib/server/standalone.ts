@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { capConnections, serverTimeouts } from './connections.js'
-import { attachWebSocket, serveRoute, writeResponse, clientGone } from './node-http.js'
+import { attachWebSocket, ownUpgrades, serveRoute, writeResponse, clientGone } from './node-http.js'
 import { errorResponse, notFound, TtsService, type ServiceOptions } from './service.js'
 import { matchPath, parseTarget, type Target } from './target.js'
 
@@ -46,6 +46,7 @@ export function createTtsServer(options: ServiceOptions | TtsService): TtsServer
     void writeResponse(response, errorResponse(notFound(request.method, request.url)), clientGone(response))
   })
   capConnections(server, service.connectionLimits)
+  ownUpgrades(server)
   const wss = attachWebSocket(service, server)
   return {
     server,

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
 import { createTtsRouter } from '../../../lib/server/express.js'
+import { createTtsServer } from '../../../lib/server/standalone.js'
 import { testEngine } from '../../helpers/engine.js'
 import { rawWebSocket } from '../../helpers/raw-websocket.js'
 import { rawRequest, serveListening, type Listening } from '../../helpers/served.js'
@@ -74,6 +75,21 @@ async function appServer(setUp: (server: Server) => void): Promise<{ server: Ser
     },
   }
 }
+
+describe('the standalone server', () => {
+  it('answers an unknown path 404 even when something else watches its upgrades', async () => {
+    const tts = createTtsServer({ engine, keys: TEST_KEYS })
+    let watched = 0
+    tts.server.on('upgrade', () => watched++)  // as a connection cap counting upgraded sockets does
+    const { port } = await tts.listen(0)
+    try {
+      const response = await rawRequest(port, upgrade('/nope'), 3000)
+      expect([response.status, JSON.parse(response.body).error_code, watched]).toEqual([404, 'ROUTE_NOT_FOUND', 1])
+    } finally {
+      await tts.close(0)
+    }
+  })
+})
 
 describe('attachWebSocket on an app\'s own server', () => {
   it('answers an unknown path 404 when nothing else listens for upgrades', async () => {
