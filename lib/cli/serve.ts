@@ -7,7 +7,8 @@ import { createEngine } from '../engine/create.js'
 import type { EngineOptions } from '../engine/engine.js'
 import { API_KEYS_ENV, KeyStore } from '../server/keys.js'
 import { mount, type Framework, type MountedService } from '../server/mount.js'
-import { TtsService, type RequestLog } from '../server/service.js'
+import { TtsService } from '../server/service.js'
+import { type RequestLog } from '../server/service-options.js'
 
 export interface ServeOptions {
   port: number

@@ -10,7 +10,9 @@ import type { Server } from 'node:http'
 import { Router, type NextFunction, type Request, type Response } from 'express'
 import { TtsError } from '../errors.js'
 import { attachWebSocket, clientGone, serveRoute, writeResponse } from './node-http.js'
-import { errorResponse, notFound, TtsService, type ServiceOptions } from './service.js'
+import { errorResponse, notFound } from './responses.js'
+import { TtsService } from './service.js'
+import { type ServiceOptions } from './service-options.js'
 
 export interface TtsRouter extends Router {
   service: TtsService

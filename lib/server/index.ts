@@ -1,6 +1,9 @@
 /** `svc-tts/server`: the framework-neutral service, the standalone server, keys and limits. */
-export { createTtsService, errorResponse, TtsService, DEFAULT_MAX_BODY_BYTES, DEFAULT_SEND_BUFFER_BYTES } from './service.js'
-export type { AdmittedRequest, RealtimeOptions, RequestLog, ServiceInput, ServiceOptions } from './service.js'
+export { createTtsService, TtsService } from './service.js'
+export { errorResponse } from './responses.js'
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_SEND_BUFFER_BYTES } from './service-options.js'
+export type { AdmittedRequest, ServiceInput } from './service.js'
+export type { RealtimeOptions, RequestLog, ServiceOptions } from './service-options.js'
 export { createTtsServer } from './standalone.js'
 export type { TtsServer } from './standalone.js'
 export { API_KEYS_ENV, generateKey, hashKey, KEY_FILE_NAME, KeyStore, SCOPES } from './keys.js'

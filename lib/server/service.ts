@@ -1,92 +1,36 @@
 /**
  * The framework-neutral service: auth, versions, limits, body parsing, error mapping and
- * shutdown around the route table and the realtime sessions. Adapters only translate their
+ * shutdown around the route table and the realtime connections. Adapters only translate their
  * framework's request and response to and from these calls.
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { Readable } from 'node:stream'
-import { z } from 'zod'
-import { Engine } from '../engine/engine.js'
-import { TtsError, isTtsError } from '../errors.js'
-import { parseWith, strictObject } from '../validation/parse.js'
-import { DEFAULT_REALTIME_LIMITS, RealtimeConnection, type RealtimeLimits } from '../realtime/connection.js'
-import { API_KEYS_ENV, KeyStore, type KeyConfig, type Principal, type Scope } from './keys.js'
-import type { ConnectionLimits } from './connections.js'
-import { limitsSchema, MemoryLimiter, type Limiter } from './limits.js'
-import { currentPrincipal, FLOODING, KeyMessageRates } from './realtime-keys.js'
+import type { Engine } from '../engine/engine.js'
+import { TtsError } from '../errors.js'
+import { DEFAULT_REALTIME_LIMITS, RealtimeConnection } from '../realtime/connection.js'
+import { parseWith } from '../validation/parse.js'
 import type { VoiceQuota } from '../voices/types.js'
+import type { ConnectionLimits } from './connections.js'
+import { API_KEYS_ENV, KeyStore, type Principal, type Scope } from './keys.js'
+import { MemoryLimiter, type Limiter } from './limits.js'
+import { currentPrincipal, FLOODING, KeyMessageRates } from './realtime-keys.js'
+import { errorResponse } from './responses.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
-import { TTS_ROUTES } from './tts-routes.js'
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONCURRENT_UPLOADS,
+  DEFAULT_QUOTAS,
+  DEFAULT_SEND_BUFFER_BYTES,
+  DEFAULT_UNREAD_MARGIN_BYTES,
+  serviceOptionsSchema,
+  type RealtimeOptions,
+  type RequestLog,
+  type ServiceOptions,
+} from './service-options.js'
 import { parseTarget } from './target.js'
+import { TTS_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
 import { VOICE_ROUTES } from './voice-routes.js'
-
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
-export const DEFAULT_MAX_CONCURRENT_UPLOADS = 8
-export const DEFAULT_QUOTAS = { voicesPerKey: 100, sampleBytesPerKey: 256 * 1024 * 1024 } as const
-/** Bytes queued on a WebSocket above which its contexts stop pulling audio. */
-export const DEFAULT_SEND_BUFFER_BYTES = 512 * 1024
-/** Unread output past the send buffer above which a WebSocket is closed (its default bound is the send buffer plus this). */
-export const DEFAULT_UNREAD_MARGIN_BYTES = 4 * 1024 * 1024
-
-/** The WebSocket's limits: per connection (RealtimeLimits), per key, and on the socket's unread output. */
-export interface RealtimeOptions extends RealtimeLimits {
-  /** Messages a second all of a key's connections may send together (default 1000). */
-  keyMessagesPerSecond: number
-  /** Their burst (default 2000). */
-  keyMessageBurst: number
-  /** Bytes a socket may hold unread before it is closed (default `sendBufferBytes` + 4 MiB; at least `sendBufferBytes`). */
-  maxUnreadBytes: number
-}
-
-export interface RequestLog {
-  request_id: string
-  method: string
-  path: string
-  status: number
-  duration_ms: number
-  key_id?: string
-  error_code?: string
-}
-
-export const serviceOptionsSchema = strictObject({
-  engine: z.instanceof(Engine, { error: 'engine must be an Engine made by createEngine' }),
-  /** Keys as secrets or hashes, or a KeyStore; default: the SVC_TTS_API_KEYS environment variable. */
-  keys: z.union([z.instanceof(KeyStore), z.array(z.custom<KeyConfig>((v) => typeof v === 'string' || (typeof v === 'object' && v !== null)))]).optional(),
-  limiter: z.custom<Limiter>((v) => typeof v === 'object' && v !== null && 'acquire' in v && 'hit' in v && 'charge' in v, 'limiter must implement acquire, hit and charge').optional(),
-  limits: limitsSchema.optional(),
-  realtime: z
-    .object({
-      maxContexts: z.number().int().min(1),
-      maxContextChars: z.number().int().min(1),
-      idleTimeoutMs: z.number().int().min(1),
-      messagesPerSecond: z.number().positive(),
-      messageBurst: z.number().int().min(1),
-      maxQueuedMessages: z.number().int().min(1),
-      maxQueuedBytes: z.number().int().min(1),
-      keyMessagesPerSecond: z.number().positive(),
-      keyMessageBurst: z.number().int().min(1),
-      maxUnreadBytes: z.number().int().min(1),
-    })
-    .partial()
-    .optional(),
-  maxBodyBytes: z.number().int().min(1).optional(),
-  /** Uploads (voice clones) in flight on this server, over every key: each holds its sample in memory. */
-  maxConcurrentUploads: z.number().int().min(1).optional(),
-  /** What one key may store: cloned voices, and the bytes of their samples. */
-  quotas: z.object({ voicesPerKey: z.number().int().min(0).optional(), sampleBytesPerKey: z.number().int().min(0).optional() }).optional(),
-  sendBufferBytes: z.number().int().min(1).optional(),
-  /** Slow and idle connections on the servers svc-tts makes (lib/server/connections.ts). */
-  connections: z
-    .object({ headersTimeoutMs: z.number().int().min(1), requestTimeoutMs: z.number().int().min(1), maxConnections: z.number().int().min(1) })
-    .partial()
-    .optional(),
-  /** More routes mounted beside the SPEC's text-to-speech and voice operations. */
-  routes: z.array(z.custom<AnyRoute>((v) => typeof v === 'object' && v !== null && 'handle' in v, 'a route needs a handle function')).optional(),
-  /** One structured entry per request. */
-  log: z.custom<(entry: RequestLog) => void>((v) => typeof v === 'function', 'log must be a function').optional(),
-})
-export type ServiceOptions = z.input<typeof serviceOptionsSchema>
 
 export interface ServiceInput {
   headers: IncomingHttpHeaders
@@ -122,28 +66,6 @@ function routeBody(route: AnyRoute, body: unknown): unknown {
   }
   if (route.body === undefined || route.body === 'json') return parseJson(body)
   return parseWith(route.body.schema, parseJson(body), route.body.what, route.body.fieldCodes)
-}
-
-/** An error as the response every adapter sends: the status, Retry-After where it applies, and the JSON body. */
-export function errorResponse(error: unknown): { status: number; headers: Record<string, string>; json: ReturnType<TtsError['toJSON']> } {
-  const known = isTtsError(error) ? error : undefined
-  const headers: Record<string, string> = {}
-  const retryAfter = known?.extra?.retry_after_seconds
-  if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter)
-  if (!known || known.status === 500) {
-    // The cause stays in the server's log; the client learns only that it was the server's fault.
-    return { status: 500, headers, json: { error_code: known?.code ?? 'INTERNAL_ERROR', message: 'internal server error' } }
-  }
-  return { status: known.status, headers, json: known.toJSON() }
-}
-
-/** The refusal of a request no route serves: 400 for a target that cannot be read, else ROUTE_NOT_FOUND. */
-export function notFound(method: string | undefined, url: string | undefined): TtsError {
-  try {
-    return new TtsError('ROUTE_NOT_FOUND', `no operation ${method ?? ''} ${parseTarget(url).pathname}`)
-  } catch (error) {
-    return error as TtsError
-  }
 }
 
 /**

@@ -3,7 +3,9 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { capConnections, serverTimeouts } from './connections.js'
 import { attachWebSocket, ownUpgrades, serveRoute, writeResponse, clientGone } from './node-http.js'
-import { errorResponse, notFound, TtsService, type ServiceOptions } from './service.js'
+import { errorResponse, notFound } from './responses.js'
+import { TtsService } from './service.js'
+import { type ServiceOptions } from './service-options.js'
 import { matchPath, parseTarget, type Target } from './target.js'
 
 export interface TtsServer {

@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import WebSocket from 'ws'
 import type { Engine } from '../../lib/index.js'
 import { FRAMEWORKS, mount, type Framework } from '../../lib/server/mount.js'
-import { TtsService, type ServiceOptions } from '../../lib/server/service.js'
+import { TtsService } from '../../lib/server/service.js'
+import type { ServiceOptions } from '../../lib/server/service-options.js'
 
 /** The adapters `svc-tts serve --framework` offers; the shared suites run against each. */
 export const ADAPTERS = FRAMEWORKS
