@@ -65,7 +65,7 @@ bool EnvContext::Post(MainThreadFn fn) {
 
 bool EnvContext::Submit(std::function<void()> task) { return Submit(std::move(task), WorkerPool::Instance()); }
 
-bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first) {
+bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first, const void* tag) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closing_) return false;
@@ -78,8 +78,15 @@ bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first
         task();
         self->TaskFinished();  // last: teardown waits for this, and frees nothing the task touches
       },
-      first);
+      first, tag);
   return true;
+}
+
+void EnvContext::Withdraw(WorkerPool& pool, const void* tag) {
+  // Destroyed after TaskFinished, outside every lock: a dropped task may hold the last reference
+  // to its stream.
+  std::vector<std::function<void()>> dropped = pool.Drop(this, tag);
+  if (!dropped.empty()) TaskFinished(static_cast<int>(dropped.size()));
 }
 
 void EnvContext::AddAwaiter(Napi::Env env) {

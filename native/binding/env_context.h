@@ -37,7 +37,10 @@ class EnvContext : public std::enable_shared_from_this<EnvContext> {
   // queued when the environment closes is dropped, never run; one already running is waited for.
   // False (and `task` dropped) once the environment is closing.
   bool Submit(std::function<void()> task);
-  bool Submit(std::function<void()> task, WorkerPool& pool, bool first = false);
+  bool Submit(std::function<void()> task, WorkerPool& pool, bool first = false, const void* tag = nullptr);
+  // Any thread: drops this environment's tasks with `tag` still queued on `pool` (a cancelled
+  // stream's chunks), so that nothing runs for a reader that is gone.
+  void Withdraw(WorkerPool& pool, const void* tag);
 
   // Main thread: while some JS promise awaits native work, the process must stay alive.
   void AddAwaiter(Napi::Env env);

@@ -54,8 +54,8 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info)
   StreamPlan plan;
   ThrowingCoded(info.Env(), [&] { plan = ReadPlan(JsArg(info, "SynthStream", 0, "plan")); });
   flite_ = SpokenByFlite(plan);
-  auto submit = [context = context_](std::function<void()> task, WorkerPool& pool, bool first) {
-    return context->Submit(std::move(task), pool, first);
+  auto submit = [context = context_](std::function<void()> task, WorkerPool& pool, bool first, const void* tag) {
+    return context->Submit(std::move(task), pool, first, tag);
   };
   // The delivery holds the stream and the pending read: it settles the read even if this object
   // is collected meanwhile.
@@ -71,8 +71,10 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info)
   stream_->Start();
 }
 
+// A stream dropped unfinished is cancelled at once: its audio freed, its queued chunks dropped.
 SynthStream::~SynthStream() {
-  stream_->Stop();  // an abandoned stream stops its work
+  stream_->Cancel();
+  context_->Withdraw(stream_->Pool(), stream_.get());
   context_->Untrack(trackId_);
   liveStreams.fetch_sub(1);
 }
@@ -121,7 +123,9 @@ void SynthStream::End(const Napi::CallbackInfo& info) {
 }
 
 void SynthStream::Cancel(const Napi::CallbackInfo& info) {
-  if (!stream_->Cancel() || !pending_->has_value()) return;
+  const bool waiting = stream_->Cancel();
+  context_->Withdraw(stream_->Pool(), stream_.get());
+  if (!waiting || !pending_->has_value()) return;
   Napi::Promise::Deferred deferred = **pending_;
   pending_->reset();
   deferred.Resolve(info.Env().Null());

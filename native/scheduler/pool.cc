@@ -72,20 +72,20 @@ void* WorkerPool::ThreadMain(void* pool) {
   return nullptr;
 }
 
-void WorkerPool::Submit(const void* owner, std::function<void()> task, bool first) {
+void WorkerPool::Submit(const void* owner, std::function<void()> task, bool first, const void* tag) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    (first ? firsts_ : tasks_).push_back({owner, std::move(task)});
+    (first ? firsts_ : tasks_).push_back({owner, tag, std::move(task)});
   }
   wake_.notify_one();
 }
 
-std::vector<std::function<void()>> WorkerPool::Drop(const void* owner) {
+std::vector<std::function<void()>> WorkerPool::Drop(const void* owner, const void* tag) {
   std::vector<std::function<void()>> dropped;
   std::lock_guard<std::mutex> lock(mutex_);
   for (std::deque<Task>* queue : {&firsts_, &tasks_}) {
     for (auto it = queue->begin(); it != queue->end();) {
-      if (it->owner == owner) {
+      if (it->owner == owner && (tag == nullptr || it->tag == tag)) {
         dropped.push_back(std::move(it->run));
         it = queue->erase(it);
       } else {

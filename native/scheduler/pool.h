@@ -32,19 +32,20 @@ class WorkerPool {
   // thread waiting for that lock would hold a slot that other streams need.
   static WorkerPool& Espeak();
 
-  // `owner` tags the task so that Drop(owner) can take it back before it starts. `first` tasks
-  // (a request's first chunk) run before all others, in order: a new request's first audio does
-  // not wait behind the chunks other streams synthesise ahead.
-  void Submit(const void* owner, std::function<void()> task, bool first = false);
-  // Removes every queued (not yet started) task of `owner`; returns them, to be destroyed by the
-  // caller outside the pool's lock.
-  std::vector<std::function<void()>> Drop(const void* owner);
+  // `owner` (an environment) and `tag` (a stream) mark the task so that Drop can take it back
+  // before it starts. `first` tasks (a request's first chunk) run before all others, in order: a
+  // new request's first audio does not wait behind the chunks other streams synthesise ahead.
+  void Submit(const void* owner, std::function<void()> task, bool first = false, const void* tag = nullptr);
+  // Removes every queued (not yet started) task of `owner`, or only those of `owner` and `tag`;
+  // returns them, to be destroyed by the caller outside the pool's lock.
+  std::vector<std::function<void()>> Drop(const void* owner, const void* tag = nullptr);
   unsigned Size() const { return static_cast<unsigned>(threads_.size()); }
   size_t Queued();
 
  private:
   struct Task {
     const void* owner;
+    const void* tag;
     std::function<void()> run;
   };
 

@@ -48,7 +48,7 @@ void SpeechStream::MaybeProduceLocked() {
          (started_.empty() || (unreadSamples_ < aheadSamples_ && started_.size() < kMaxChunksAhead))) {
     const size_t index = nextJob_;
     started_[index];
-    if (!submit_([self = shared_from_this(), index] { self->Produce(index); }, pool_, index == 0 && leading_)) {
+    if (!submit_([self = shared_from_this(), index] { self->Produce(index); }, pool_, index == 0 && leading_, this)) {
       started_.erase(index);
       return;
     }

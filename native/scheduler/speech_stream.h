@@ -50,9 +50,10 @@ struct StreamRead {
 
 class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
  public:
-  // Any thread: runs `task` on `pool` for this stream (`first`: ahead of other tasks). False when
-  // it never will run (its owner is closing).
-  using Submit = std::function<bool(std::function<void()> task, WorkerPool& pool, bool first)>;
+  // Any thread: runs `task` on `pool` for this stream (`first`: ahead of other tasks; `tag`: the
+  // stream, whose queued tasks its owner may drop on cancel). False when it never will run (its
+  // owner is closing).
+  using Submit = std::function<bool(std::function<void()> task, WorkerPool& pool, bool first, const void* tag)>;
   // Any thread, with the stream's lock held: the waiting reader has something to take; it is to
   // call Resume() soon, from its own thread. False when it never will.
   using Wake = std::function<bool(std::shared_ptr<SpeechStream> stream)>;
@@ -77,8 +78,10 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   // Stops the work and drops the audio not yet read. True when the reader was waiting: its read
   // is the end.
   bool Cancel();
-  // Any thread: stops the work (an abandoned stream, an environment closing).
+  // Any thread: stops the work (an environment closing).
   void Stop() { cancelled_ = true; }
+  // Where its chunks run (for dropping the ones still queued there).
+  WorkerPool& Pool() const { return pool_; }
 
   // Bytes of audio made and not yet read, over every stream: what readers hold back in memory.
   static std::atomic<int64_t> unreadBytes;
