@@ -89,6 +89,22 @@ void EnvContext::Withdraw(WorkerPool& pool, const void* tag) {
   if (!dropped.empty()) TaskFinished(static_cast<int>(dropped.size()));
 }
 
+void EnvContext::AdjustExternal(int64_t bytes) {
+  unreported_.fetch_add(bytes);
+  if (reportPosted_.exchange(true)) return;  // the posted report will take this too
+  if (!Post([self = shared_from_this()](Napi::Env env) { self->ReportExternal(env); })) reportPosted_ = false;
+}
+
+// Main thread only: V8's count of external memory is the isolate's, and a closing environment
+// is never told (its isolate goes with it).
+void EnvContext::ReportExternal(Napi::Env env) {
+  reportPosted_ = false;  // before taking the sum: a change made after it posts the next report
+  const int64_t bytes = unreported_.exchange(0);
+  if (bytes == 0) return;
+  Napi::MemoryManagement::AdjustExternalMemory(env, bytes);
+  reported_ += bytes;
+}
+
 void EnvContext::AddAwaiter(Napi::Env env) {
   if (awaiters_++ == 0) tsfn_.Ref(env);
 }

@@ -42,6 +42,13 @@ class EnvContext : public std::enable_shared_from_this<EnvContext> {
   // stream's chunks), so that nothing runs for a reader that is gone.
   void Withdraw(WorkerPool& pool, const void* tag);
 
+  // Any thread: native memory that this environment's JS objects hold (a stream's unread audio)
+  // grew by `bytes` (shrank, when negative). V8 is told on the main thread, as external memory:
+  // it cannot see these buffers, and would otherwise collect dropped streams only by chance.
+  void AdjustExternal(int64_t bytes);
+  // Main thread: the external memory V8 has been told of, in bytes.
+  int64_t ReportedExternal() const { return reported_; }
+
   // Main thread: while some JS promise awaits native work, the process must stay alive.
   void AddAwaiter(Napi::Env env);
   void RemoveAwaiter(Napi::Env env);
@@ -61,6 +68,7 @@ class EnvContext : public std::enable_shared_from_this<EnvContext> {
 
  private:
   void Close();  // env cleanup hook
+  void ReportExternal(Napi::Env env);
 
   std::mutex mutex_;
   std::condition_variable idle_;
@@ -70,6 +78,11 @@ class EnvContext : public std::enable_shared_from_this<EnvContext> {
   uint64_t nextId_ = 0;
   std::map<uint64_t, std::function<void()>> cancellers_;
   DeliveryTsfn tsfn_;
+  // External memory not yet reported, and whether a report is posted: changes from every thread
+  // meet in one posted report at a time.
+  std::atomic<int64_t> unreported_{0};
+  std::atomic<bool> reportPosted_{false};
+  int64_t reported_ = 0;  // main thread
 };
 
 }  // namespace svc

@@ -62,7 +62,8 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info)
   auto wake = [context = context_, pending = pending_](std::shared_ptr<SpeechStream> stream) {
     return context->Post([context, pending, stream](Napi::Env env) { Resume(env, *stream, *context, *pending); });
   };
-  stream_ = std::make_shared<SpeechStream>(std::move(plan), std::move(submit), std::move(wake));
+  auto held = [context = context_](int64_t bytes) { context->AdjustExternal(bytes); };
+  stream_ = std::make_shared<SpeechStream>(std::move(plan), std::move(submit), std::move(wake), std::move(held));
   std::weak_ptr<SpeechStream> weak = stream_;
   trackId_ = context_->Track([weak] {
     if (auto stream = weak.lock()) stream->Stop();

@@ -57,8 +57,11 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   // Any thread, with the stream's lock held: the waiting reader has something to take; it is to
   // call Resume() soon, from its own thread. False when it never will.
   using Wake = std::function<bool(std::shared_ptr<SpeechStream> stream)>;
+  // Any thread, with the stream's lock held: the audio the stream holds unread grew by `bytes`
+  // (shrank, when negative). Over the stream's life the calls add up to zero.
+  using Held = std::function<void(int64_t bytes)>;
 
-  SpeechStream(StreamPlan plan, Submit submit, Wake wake);
+  SpeechStream(StreamPlan plan, Submit submit, Wake wake, Held held = nullptr);
   ~SpeechStream();
   SpeechStream(const SpeechStream&) = delete;
   SpeechStream& operator=(const SpeechStream&) = delete;
@@ -107,6 +110,7 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   const bool leading_;
   const Submit submit_;
   const Wake wake_;
+  const Held held_;
   std::atomic<bool> cancelled_{false};
 
   std::mutex mutex_;  // guards everything below
