@@ -4,8 +4,10 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -42,6 +44,14 @@ class WorkerPool {
   unsigned Size() const { return static_cast<unsigned>(threads_.size()); }
   size_t Queued();
 
+  // Any thread: `bytes` of audio were freed (read, or dropped with a stream). glibc keeps freed
+  // memory inside its heaps, so after many streams let go of their audio RSS would stay at its
+  // peak (issue 20, case 23): once kTrimBytes were freed, a pool thread with nothing to do hands
+  // the free pages back to the system (malloc_trim), at most once every kTrimIntervalMs.
+  static void Freed(int64_t bytes);
+  static constexpr int64_t kTrimBytes = int64_t{64} << 20;
+  static constexpr int kTrimIntervalMs = 1000;
+
  private:
   struct Task {
     const void* owner;
@@ -52,6 +62,12 @@ class WorkerPool {
   explicit WorkerPool(unsigned threads);
   static void* ThreadMain(void* pool);
   void Run();
+  // With the pool's lock held, while there is no task: trims if it is due, else waits for a task
+  // or until a trim is due.
+  void Idle(std::unique_lock<std::mutex>& lock);
+
+  static std::atomic<int64_t> freedSinceTrim_;
+  static std::atomic<WorkerPool*> trimmer_;  // the pool woken when a trim falls due
 
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -45,6 +45,7 @@ void SpeechStream::CountUnreadLocked(int64_t samples) {
   unreadSamples_ += samples;
   unreadBytes += bytes;
   if (held_) held_(bytes);
+  if (bytes < 0) WorkerPool::Freed(-bytes);
 }
 
 void SpeechStream::MaybeProduceLocked() {
