@@ -1,5 +1,6 @@
 #include "binding/env_context.h"
 
+#include <cstdlib>
 #include <vector>
 
 #include "scheduler/pool.h"
@@ -90,14 +91,14 @@ void EnvContext::Withdraw(WorkerPool& pool, const void* tag) {
 }
 
 void EnvContext::AdjustExternal(int64_t bytes) {
-  unreported_.fetch_add(bytes);
-  if (reportPosted_.exchange(true)) return;  // the posted report will take this too
+  const int64_t unreported = unreported_.fetch_add(bytes) + bytes;
+  if (std::llabs(unreported) < kReportStep || reportPosted_.exchange(true)) return;
   if (!Post([self = shared_from_this()](Napi::Env env) { self->ReportExternal(env); })) reportPosted_ = false;
 }
 
-// Main thread only: V8's count of external memory is the isolate's, and a closing environment
-// is never told (its isolate goes with it).
+// Main thread only: V8's count of external memory is the isolate's.
 void EnvContext::ReportExternal(Napi::Env env) {
+  if (!CanRunJs(env)) return;
   reportPosted_ = false;  // before taking the sum: a change made after it posts the next report
   const int64_t bytes = unreported_.exchange(0);
   if (bytes == 0) return;

@@ -76,6 +76,7 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info)
 SynthStream::~SynthStream() {
   stream_->Cancel();
   context_->Withdraw(stream_->Pool(), stream_.get());
+  context_->ReportExternal(Env());
   context_->Untrack(trackId_);
   liveStreams.fetch_sub(1);
 }
@@ -90,6 +91,7 @@ void SynthStream::Settle(Napi::Env env, Napi::Promise::Deferred& deferred, Strea
 
 void SynthStream::Resume(Napi::Env env, SpeechStream& stream, EnvContext& context, PendingRead& pending) {
   std::optional<StreamRead> read = stream.Resume();
+  context.ReportExternal(env);
   if (!read) return;
   Napi::Promise::Deferred deferred = *pending;
   pending.reset();
@@ -105,6 +107,7 @@ Napi::Value SynthStream::Next(const Napi::CallbackInfo& info) {
     return deferred.Promise();
   }
   std::optional<StreamRead> read = stream_->Read();
+  context_->ReportExternal(env);
   if (read) {
     Settle(env, deferred, *read);
     return deferred.Promise();
@@ -126,6 +129,7 @@ void SynthStream::End(const Napi::CallbackInfo& info) {
 void SynthStream::Cancel(const Napi::CallbackInfo& info) {
   const bool waiting = stream_->Cancel();
   context_->Withdraw(stream_->Pool(), stream_.get());
+  context_->ReportExternal(info.Env());
   if (!waiting || !pending_->has_value()) return;
   Napi::Promise::Deferred deferred = **pending_;
   pending_->reset();
