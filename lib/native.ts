@@ -120,6 +120,8 @@ export interface NativeAudioEncoder {
 
 export interface NativeCounters {
   activeTasks: number
+  /** Native memory this thread's streams hold (their unread audio), as reported to V8: external memory that makes it collect dropped streams. */
+  externalBytes: number
   liveStreams: number
   poolThreads: number
   queuedTasks: number

@@ -1,8 +1,9 @@
 /**
  * The cancellation of engine calls. Each call gets a signal that the caller's own signal or
  * engine.close() aborts, whichever comes first, from its start (voice lookup, planning) to its
- * end. The engine holds its calls only weakly: a stream its consumer drops is collected, and a
- * FinalizationRegistry then cancels its native work.
+ * end. The engine holds its calls only weakly: a stream its consumer drops is collected, and its
+ * native stream with it, which cancels itself and frees its audio; a FinalizationRegistry then
+ * forgets the call.
  */
 import { abortedError, TtsError } from '../errors.js'
 

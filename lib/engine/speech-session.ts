@@ -94,11 +94,13 @@ interface NativeStreamSlot {
 
 /**
  * Cancels the session's native stream. Made outside the session so that the closure holds only
- * the slot: the scope keeps its canceller until the call is collected, and a closure made in the
- * constructor would share a context that holds the session itself.
+ * the slot, and that weakly: the scope keeps its canceller until the call is collected, and a
+ * stream its reader dropped must be collected in the same collection (the native stream cancels
+ * itself and frees its audio when collected), not held until the registry's callback has run.
  */
 function cancelStream(slot: NativeStreamSlot): () => void {
-  return () => slot.stream?.cancel()
+  const ref = new WeakRef(slot)
+  return () => ref.deref()?.stream?.cancel()
 }
 
 function endsWithBreak(chunk: Chunk | undefined): boolean {

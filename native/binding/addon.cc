@@ -159,9 +159,12 @@ Napi::Value TransformVoice(const Napi::CallbackInfo& info) {
       });
 }
 
-// counters() -> { activeTasks, liveStreams, poolThreads, queuedTasks, unreadAudioBytes }
+// counters() -> { activeTasks, externalBytes, liveStreams, poolThreads, queuedTasks, unreadAudioBytes }
 Napi::Value Counters(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(info.Env());
+  EnvContext& context = *AddonData::Of(info.Env()).context;
+  context.ReportExternal(info.Env());  // what is reported, once every change so far is
+  out.Set("externalBytes", Napi::Number::New(info.Env(), static_cast<double>(context.ReportedExternal())));
   out.Set("activeTasks", Napi::Number::New(info.Env(), static_cast<double>(EnvContext::activeTasks.load())));
   out.Set("liveStreams", Napi::Number::New(info.Env(), static_cast<double>(SynthStream::liveStreams.load())));
   out.Set("unreadAudioBytes", Napi::Number::New(info.Env(), static_cast<double>(SpeechStream::unreadBytes.load())));

@@ -1,5 +1,6 @@
 #include "binding/env_context.h"
 
+#include <cstdlib>
 #include <vector>
 
 #include "scheduler/pool.h"
@@ -65,7 +66,7 @@ bool EnvContext::Post(MainThreadFn fn) {
 
 bool EnvContext::Submit(std::function<void()> task) { return Submit(std::move(task), WorkerPool::Instance()); }
 
-bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first) {
+bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first, const void* tag) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closing_) return false;
@@ -78,8 +79,31 @@ bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first
         task();
         self->TaskFinished();  // last: teardown waits for this, and frees nothing the task touches
       },
-      first);
+      first, tag);
   return true;
+}
+
+void EnvContext::Withdraw(WorkerPool& pool, const void* tag) {
+  // Destroyed after TaskFinished, outside every lock: a dropped task may hold the last reference
+  // to its stream.
+  std::vector<std::function<void()>> dropped = pool.Drop(this, tag);
+  if (!dropped.empty()) TaskFinished(static_cast<int>(dropped.size()));
+}
+
+void EnvContext::AdjustExternal(int64_t bytes) {
+  const int64_t unreported = unreported_.fetch_add(bytes) + bytes;
+  if (std::llabs(unreported) < kReportStep || reportPosted_.exchange(true)) return;
+  if (!Post([self = shared_from_this()](Napi::Env env) { self->ReportExternal(env); })) reportPosted_ = false;
+}
+
+// Main thread only: V8's count of external memory is the isolate's.
+void EnvContext::ReportExternal(Napi::Env env) {
+  if (!CanRunJs(env)) return;
+  reportPosted_ = false;  // before taking the sum: a change made after it posts the next report
+  const int64_t bytes = unreported_.exchange(0);
+  if (bytes == 0) return;
+  Napi::MemoryManagement::AdjustExternalMemory(env, bytes);
+  reported_ += bytes;
 }
 
 void EnvContext::AddAwaiter(Napi::Env env) {

@@ -37,7 +37,25 @@ class EnvContext : public std::enable_shared_from_this<EnvContext> {
   // queued when the environment closes is dropped, never run; one already running is waited for.
   // False (and `task` dropped) once the environment is closing.
   bool Submit(std::function<void()> task);
-  bool Submit(std::function<void()> task, WorkerPool& pool, bool first = false);
+  bool Submit(std::function<void()> task, WorkerPool& pool, bool first = false, const void* tag = nullptr);
+  // Any thread: drops this environment's tasks with `tag` still queued on `pool` (a cancelled
+  // stream's chunks), so that nothing runs for a reader that is gone.
+  void Withdraw(WorkerPool& pool, const void* tag);
+
+  // Any thread: native memory that this environment's JS objects hold (a stream's unread audio)
+  // grew by `bytes` (shrank, when negative). V8 is told on the main thread, as external memory:
+  // it cannot see these buffers, and would otherwise collect dropped streams only by chance.
+  // Changes made on other threads are posted to it once they add up to kReportStep; the main
+  // thread's own calls into a stream report after them (ReportExternal).
+  void AdjustExternal(int64_t bytes);
+  // Main thread: tells V8 the changes not reported yet; nothing once the environment is closing
+  // (its isolate goes with it).
+  void ReportExternal(Napi::Env env);
+  // Main thread: the external memory V8 has been told of, in bytes.
+  int64_t ReportedExternal() const { return reported_; }
+  // V8 acts on tens of megabytes; a post for each stretch of audio would cost the event loop a
+  // callback each (two a stretch: 2900 for 4.7 minutes of audio).
+  static constexpr int64_t kReportStep = 256 << 10;
 
   // Main thread: while some JS promise awaits native work, the process must stay alive.
   void AddAwaiter(Napi::Env env);
@@ -67,6 +85,11 @@ class EnvContext : public std::enable_shared_from_this<EnvContext> {
   uint64_t nextId_ = 0;
   std::map<uint64_t, std::function<void()>> cancellers_;
   DeliveryTsfn tsfn_;
+  // External memory not yet reported, and whether a report is posted: changes from every thread
+  // meet in one report at a time.
+  std::atomic<int64_t> unreported_{0};
+  std::atomic<bool> reportPosted_{false};
+  int64_t reported_ = 0;  // main thread
 };
 
 }  // namespace svc

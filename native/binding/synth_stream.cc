@@ -54,15 +54,16 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info)
   StreamPlan plan;
   ThrowingCoded(info.Env(), [&] { plan = ReadPlan(JsArg(info, "SynthStream", 0, "plan")); });
   flite_ = SpokenByFlite(plan);
-  auto submit = [context = context_](std::function<void()> task, WorkerPool& pool, bool first) {
-    return context->Submit(std::move(task), pool, first);
+  auto submit = [context = context_](std::function<void()> task, WorkerPool& pool, bool first, const void* tag) {
+    return context->Submit(std::move(task), pool, first, tag);
   };
   // The delivery holds the stream and the pending read: it settles the read even if this object
   // is collected meanwhile.
   auto wake = [context = context_, pending = pending_](std::shared_ptr<SpeechStream> stream) {
     return context->Post([context, pending, stream](Napi::Env env) { Resume(env, *stream, *context, *pending); });
   };
-  stream_ = std::make_shared<SpeechStream>(std::move(plan), std::move(submit), std::move(wake));
+  auto held = [context = context_](int64_t bytes) { context->AdjustExternal(bytes); };
+  stream_ = std::make_shared<SpeechStream>(std::move(plan), std::move(submit), std::move(wake), std::move(held));
   std::weak_ptr<SpeechStream> weak = stream_;
   trackId_ = context_->Track([weak] {
     if (auto stream = weak.lock()) stream->Stop();
@@ -71,8 +72,11 @@ SynthStream::SynthStream(const Napi::CallbackInfo& info)
   stream_->Start();
 }
 
+// A stream dropped unfinished is cancelled at once: its audio freed, its queued chunks dropped.
 SynthStream::~SynthStream() {
-  stream_->Stop();  // an abandoned stream stops its work
+  stream_->Cancel();
+  context_->Withdraw(stream_->Pool(), stream_.get());
+  context_->ReportExternal(Env());
   context_->Untrack(trackId_);
   liveStreams.fetch_sub(1);
 }
@@ -87,6 +91,7 @@ void SynthStream::Settle(Napi::Env env, Napi::Promise::Deferred& deferred, Strea
 
 void SynthStream::Resume(Napi::Env env, SpeechStream& stream, EnvContext& context, PendingRead& pending) {
   std::optional<StreamRead> read = stream.Resume();
+  context.ReportExternal(env);
   if (!read) return;
   Napi::Promise::Deferred deferred = *pending;
   pending.reset();
@@ -102,6 +107,7 @@ Napi::Value SynthStream::Next(const Napi::CallbackInfo& info) {
     return deferred.Promise();
   }
   std::optional<StreamRead> read = stream_->Read();
+  context_->ReportExternal(env);
   if (read) {
     Settle(env, deferred, *read);
     return deferred.Promise();
@@ -121,7 +127,10 @@ void SynthStream::End(const Napi::CallbackInfo& info) {
 }
 
 void SynthStream::Cancel(const Napi::CallbackInfo& info) {
-  if (!stream_->Cancel() || !pending_->has_value()) return;
+  const bool waiting = stream_->Cancel();
+  context_->Withdraw(stream_->Pool(), stream_.get());
+  context_->ReportExternal(info.Env());
+  if (!waiting || !pending_->has_value()) return;
   Napi::Promise::Deferred deferred = **pending_;
   pending_->reset();
   deferred.Resolve(info.Env().Null());

@@ -2,17 +2,51 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 namespace svc {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void TrimHeap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+// The last trim, and the lock under which one idle thread claims the next.
+std::mutex trimMutex;
+Clock::time_point lastTrim;
+
+// An idle thread's turn: to trim now (the freed count is taken), or to wait until a trim is due.
+struct TrimTurn {
+  bool claimed = false;
+  std::optional<Clock::time_point> due;  // none: too little was freed yet
+};
+
+TrimTurn ClaimTrim(std::atomic<int64_t>& freed) {
+  std::lock_guard<std::mutex> lock(trimMutex);
+  const int64_t bytes = freed.load();
+  if (bytes < WorkerPool::kTrimBytes) return {};
+  const Clock::time_point due = lastTrim + std::chrono::milliseconds(WorkerPool::kTrimIntervalMs);
+  if (Clock::now() < due) return {false, due};
+  freed -= bytes;
+  lastTrim = Clock::now();
+  return {true, std::nullopt};
+}
 
 // Set once, by the first Instance() call, before any synthesis thread starts.
 int threadNice = 0;
@@ -31,13 +65,18 @@ void LowerThisThreadPriority(int nice) {
 
 }  // namespace
 
+std::atomic<int64_t> WorkerPool::freedSinceTrim_{0};
+std::atomic<WorkerPool*> WorkerPool::trimmer_{nullptr};
+
 WorkerPool& WorkerPool::Instance(unsigned threads, int nice) {
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
   // Leaked on purpose: threads are detached and may still be parked at exit; every env's
   // cleanup hook first waits for its own running tasks, so none touches freed state.
   static WorkerPool* pool = [threads, nice] {
     threadNice = nice;
-    return new WorkerPool(threads);
+    auto* created = new WorkerPool(threads);
+    trimmer_ = created;
+    return created;
   }();
   return *pool;
 }
@@ -72,20 +111,20 @@ void* WorkerPool::ThreadMain(void* pool) {
   return nullptr;
 }
 
-void WorkerPool::Submit(const void* owner, std::function<void()> task, bool first) {
+void WorkerPool::Submit(const void* owner, std::function<void()> task, bool first, const void* tag) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    (first ? firsts_ : tasks_).push_back({owner, std::move(task)});
+    (first ? firsts_ : tasks_).push_back({owner, tag, std::move(task)});
   }
   wake_.notify_one();
 }
 
-std::vector<std::function<void()>> WorkerPool::Drop(const void* owner) {
+std::vector<std::function<void()>> WorkerPool::Drop(const void* owner, const void* tag) {
   std::vector<std::function<void()>> dropped;
   std::lock_guard<std::mutex> lock(mutex_);
   for (std::deque<Task>* queue : {&firsts_, &tasks_}) {
     for (auto it = queue->begin(); it != queue->end();) {
-      if (it->owner == owner) {
+      if (it->owner == owner && (tag == nullptr || it->tag == tag)) {
         dropped.push_back(std::move(it->run));
         it = queue->erase(it);
       } else {
@@ -101,12 +140,34 @@ size_t WorkerPool::Queued() {
   return firsts_.size() + tasks_.size();
 }
 
+void WorkerPool::Freed(int64_t bytes) {
+  const int64_t before = freedSinceTrim_.fetch_add(bytes);
+  WorkerPool* pool = trimmer_.load();
+  if (before >= kTrimBytes || before + bytes < kTrimBytes || pool == nullptr) return;
+  // Under the pool's lock: a thread about to wait has either seen the sum or gets this wake.
+  std::lock_guard<std::mutex> lock(pool->mutex_);
+  pool->wake_.notify_one();
+}
+
+void WorkerPool::Idle(std::unique_lock<std::mutex>& lock) {
+  const TrimTurn turn = ClaimTrim(freedSinceTrim_);
+  if (turn.claimed) {
+    lock.unlock();  // tasks queued meanwhile go to the other threads
+    TrimHeap();
+    lock.lock();
+  } else if (turn.due) {
+    wake_.wait_until(lock, *turn.due);
+  } else {
+    wake_.wait(lock);
+  }
+}
+
 void WorkerPool::Run() {
   for (;;) {
     std::function<void()> task;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [this] { return !firsts_.empty() || !tasks_.empty(); });
+      while (firsts_.empty() && tasks_.empty()) Idle(lock);
       std::deque<Task>& queue = firsts_.empty() ? tasks_ : firsts_;
       task = std::move(queue.front().run);
       queue.pop_front();

@@ -4,8 +4,10 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -32,25 +34,40 @@ class WorkerPool {
   // thread waiting for that lock would hold a slot that other streams need.
   static WorkerPool& Espeak();
 
-  // `owner` tags the task so that Drop(owner) can take it back before it starts. `first` tasks
-  // (a request's first chunk) run before all others, in order: a new request's first audio does
-  // not wait behind the chunks other streams synthesise ahead.
-  void Submit(const void* owner, std::function<void()> task, bool first = false);
-  // Removes every queued (not yet started) task of `owner`; returns them, to be destroyed by the
-  // caller outside the pool's lock.
-  std::vector<std::function<void()>> Drop(const void* owner);
+  // `owner` (an environment) and `tag` (a stream) mark the task so that Drop can take it back
+  // before it starts. `first` tasks (a request's first chunk) run before all others, in order: a
+  // new request's first audio does not wait behind the chunks other streams synthesise ahead.
+  void Submit(const void* owner, std::function<void()> task, bool first = false, const void* tag = nullptr);
+  // Removes every queued (not yet started) task of `owner`, or only those of `owner` and `tag`;
+  // returns them, to be destroyed by the caller outside the pool's lock.
+  std::vector<std::function<void()>> Drop(const void* owner, const void* tag = nullptr);
   unsigned Size() const { return static_cast<unsigned>(threads_.size()); }
   size_t Queued();
+
+  // Any thread: `bytes` of audio were freed (read, or dropped with a stream). glibc keeps freed
+  // memory inside its heaps, so after many streams let go of their audio RSS would stay at its
+  // peak (issue 20, case 23): once kTrimBytes were freed, a pool thread with nothing to do hands
+  // the free pages back to the system (malloc_trim), at most once every kTrimIntervalMs.
+  static void Freed(int64_t bytes);
+  static constexpr int64_t kTrimBytes = int64_t{64} << 20;
+  static constexpr int kTrimIntervalMs = 1000;
 
  private:
   struct Task {
     const void* owner;
+    const void* tag;
     std::function<void()> run;
   };
 
   explicit WorkerPool(unsigned threads);
   static void* ThreadMain(void* pool);
   void Run();
+  // With the pool's lock held, while there is no task: trims if it is due, else waits for a task
+  // or until a trim is due.
+  void Idle(std::unique_lock<std::mutex>& lock);
+
+  static std::atomic<int64_t> freedSinceTrim_;
+  static std::atomic<WorkerPool*> trimmer_;  // the pool woken when a trim falls due
 
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -10,7 +10,7 @@ std::atomic<int64_t> SpeechStream::unreadBytes{0};
 // However little audio they hold (a run of empty chunks), no more chunks than this wait to be read.
 constexpr size_t kMaxChunksAhead = 64;
 
-SpeechStream::SpeechStream(StreamPlan plan, Submit submit, Wake wake)
+SpeechStream::SpeechStream(StreamPlan plan, Submit submit, Wake wake, Held held)
     : config_(std::move(plan.config)),
       pool_(*plan.pool),
       capacity_(plan.capacity),
@@ -18,6 +18,7 @@ SpeechStream::SpeechStream(StreamPlan plan, Submit submit, Wake wake)
       leading_(plan.leading),
       submit_(std::move(submit)),
       wake_(std::move(wake)),
+      held_(std::move(held)),
       jobs_(std::make_move_iterator(plan.chunks.begin()), std::make_move_iterator(plan.chunks.end())),
       ended_(!plan.open) {}
 
@@ -39,8 +40,12 @@ bool SpeechStream::DueLocked() const { return ReadyLocked() || !error_.empty() |
 
 // Every piece holds `samples` in the stream's encoding: bytes follow from samples.
 void SpeechStream::CountUnreadLocked(int64_t samples) {
+  if (samples == 0) return;
+  const int64_t bytes = samples * static_cast<int64_t>(BytesPerSample(config_.encoding));
   unreadSamples_ += samples;
-  unreadBytes += samples * static_cast<int64_t>(BytesPerSample(config_.encoding));
+  unreadBytes += bytes;
+  if (held_) held_(bytes);
+  if (bytes < 0) WorkerPool::Freed(-bytes);
 }
 
 void SpeechStream::MaybeProduceLocked() {
@@ -48,7 +53,7 @@ void SpeechStream::MaybeProduceLocked() {
          (started_.empty() || (unreadSamples_ < aheadSamples_ && started_.size() < kMaxChunksAhead))) {
     const size_t index = nextJob_;
     started_[index];
-    if (!submit_([self = shared_from_this(), index] { self->Produce(index); }, pool_, index == 0 && leading_)) {
+    if (!submit_([self = shared_from_this(), index] { self->Produce(index); }, pool_, index == 0 && leading_, this)) {
       started_.erase(index);
       return;
     }

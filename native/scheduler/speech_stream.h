@@ -50,14 +50,18 @@ struct StreamRead {
 
 class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
  public:
-  // Any thread: runs `task` on `pool` for this stream (`first`: ahead of other tasks). False when
-  // it never will run (its owner is closing).
-  using Submit = std::function<bool(std::function<void()> task, WorkerPool& pool, bool first)>;
+  // Any thread: runs `task` on `pool` for this stream (`first`: ahead of other tasks; `tag`: the
+  // stream, whose queued tasks its owner may drop on cancel). False when it never will run (its
+  // owner is closing).
+  using Submit = std::function<bool(std::function<void()> task, WorkerPool& pool, bool first, const void* tag)>;
   // Any thread, with the stream's lock held: the waiting reader has something to take; it is to
   // call Resume() soon, from its own thread. False when it never will.
   using Wake = std::function<bool(std::shared_ptr<SpeechStream> stream)>;
+  // Any thread, with the stream's lock held: the audio the stream holds unread grew by `bytes`
+  // (shrank, when negative). Over the stream's life the calls add up to zero.
+  using Held = std::function<void(int64_t bytes)>;
 
-  SpeechStream(StreamPlan plan, Submit submit, Wake wake);
+  SpeechStream(StreamPlan plan, Submit submit, Wake wake, Held held = nullptr);
   ~SpeechStream();
   SpeechStream(const SpeechStream&) = delete;
   SpeechStream& operator=(const SpeechStream&) = delete;
@@ -77,8 +81,10 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   // Stops the work and drops the audio not yet read. True when the reader was waiting: its read
   // is the end.
   bool Cancel();
-  // Any thread: stops the work (an abandoned stream, an environment closing).
+  // Any thread: stops the work (an environment closing).
   void Stop() { cancelled_ = true; }
+  // Where its chunks run (for dropping the ones still queued there).
+  WorkerPool& Pool() const { return pool_; }
 
   // Bytes of audio made and not yet read, over every stream: what readers hold back in memory.
   static std::atomic<int64_t> unreadBytes;
@@ -104,6 +110,7 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   const bool leading_;
   const Submit submit_;
   const Wake wake_;
+  const Held held_;
   std::atomic<bool> cancelled_{false};
 
   std::mutex mutex_;  // guards everything below

@@ -169,11 +169,13 @@ void PoolRunsTasksFirstOnesAheadAndDropsAnOwnersQueuedOnes() {
       probe->done.Add();
     };
   };
+  static const int stream = 0;
   pool.Submit(&other, record("queued"));
-  for (int i = 0; i < 3; ++i) pool.Submit(&owner, record("dropped"));
-  pool.Submit(&other, record("first"), true);
+  for (int i = 0; i < 3; ++i) pool.Submit(&owner, record("dropped"), false, i == 1 ? &stream : nullptr);
+  pool.Submit(&other, record("first"), true, &stream);
   CHECK(pool.Queued() == 5);
-  CHECK(pool.Drop(&owner).size() == 3);
+  CHECK(pool.Drop(&owner, &stream).size() == 1);  // one stream's tasks: not another owner's with its tag
+  CHECK(pool.Drop(&owner).size() == 2);
   CHECK(pool.Queued() == 2);
   // One thread free: it takes the queue in the pool's order.
   probe->releaseOne.Add();
@@ -218,8 +220,8 @@ void SpeechStreamReadsChunksInOrderOffThePool() {
   static const int owner = 0;
   auto stream = std::make_shared<SpeechStream>(
       std::move(plan),
-      [](std::function<void()> task, WorkerPool& pool, bool first) {
-        pool.Submit(&owner, std::move(task), first);
+      [](std::function<void()> task, WorkerPool& pool, bool first, const void* tag) {
+        pool.Submit(&owner, std::move(task), first, tag);
         return true;
       },
       [reader](std::shared_ptr<SpeechStream>) {
