@@ -19,6 +19,7 @@ import {
   parseClientMessage,
   type AudioOutput,
   type CancelContext,
+  type ClientMessage,
   type CloseContext,
   type ErrorEvent,
   type InitializeConnection,
@@ -55,6 +56,8 @@ export interface RealtimeConnectionOptions extends RealtimeHooks {
   /** Any model id: the client's requests are checked at run time. */
   engine: Engine<string>
   limits?: Partial<RealtimeLimits>
+  /** A frame's text as the messages it asks for, in order (default: the SPEC's messages, one per frame); throws the refusal. */
+  parse?(text: string): ClientMessage[]
 }
 
 interface Generation {
@@ -113,20 +116,24 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     this.armIdleTimer()
     this.enqueue(bytes, async () => {
       if (typeof frame !== 'string') throw new TtsError('INVALID_MESSAGE', 'messages are JSON text frames')
-      const parsed = parseClientMessage(frame)
-      switch (parsed.kind) {
-        case 'initializeConnection':
-          return this.initializeConnection(parsed.message)
-        case 'text':
-          return this.inContext(parsed.message, () => this.text(parsed.message))
-        case 'closeContext':
-          return this.inContext(parsed.message, () => this.closeContext(parsed.message))
-        case 'cancel':
-          return this.inContext(parsed.message, () => this.cancelContext(parsed.message))
-        case 'closeConnection':
-          return this.closeConnection()
-      }
+      const messages = this.options.parse ? this.options.parse(frame) : [parseClientMessage(frame)]
+      for (const message of messages) await this.handle(message)
     })
+  }
+
+  private handle(parsed: ClientMessage): Promise<void> {
+    switch (parsed.kind) {
+      case 'initializeConnection':
+        return this.initializeConnection(parsed.message)
+      case 'text':
+        return this.inContext(parsed.message, () => this.text(parsed.message))
+      case 'closeContext':
+        return this.inContext(parsed.message, () => this.closeContext(parsed.message))
+      case 'cancel':
+        return this.inContext(parsed.message, () => this.cancelContext(parsed.message))
+      case 'closeConnection':
+        return this.closeConnection()
+    }
   }
 
   async initializeConnection(message: InitializeConnection): Promise<void> {

@@ -77,8 +77,8 @@ export interface ErrorEvent {
 
 export type ServerMessage = AudioOutput | FinalOutput | ErrorEvent
 
-/** Parses one frame's text into a message, by the fields it carries. */
-export function parseClientMessage(text: string): ClientMessage {
+/** One frame's text as a JSON object, else INVALID_MESSAGE. */
+export function frameObject(text: string): Record<string, unknown> {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -86,7 +86,19 @@ export function parseClientMessage(text: string): ClientMessage {
     throw new TtsError('INVALID_MESSAGE', 'a message must be a JSON object')
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TtsError('INVALID_MESSAGE', 'a message must be a JSON object')
-  const fields = value as Record<string, unknown>
+  return value as Record<string, unknown>
+}
+
+/** Parses one frame's text into a message, by the fields it carries. */
+export function parseClientMessage(text: string): ClientMessage {
+  return parseMessageFields(frameObject(text))
+}
+
+/**
+ * A message's fields, as the SPEC's messages carry them, checked by the message schemas: the one
+ * gate every realtime dialect's messages pass, after the dialect has renamed its fields.
+ */
+export function parseMessageFields(fields: Record<string, unknown>): ClientMessage {
   try {
     return messageOf(fields)
   } catch (error) {

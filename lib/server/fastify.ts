@@ -18,9 +18,8 @@ import { errorResponse, notFound } from './responses.js'
 import { serviceOptionsSchema, type ServiceOptions } from './service-options.js'
 import { TtsService, type AdmittedRequest } from './service.js'
 import { loggedPath } from './target.js'
-import { WEBSOCKET_PATH } from './tts-routes.js'
 import { discardRefusedBody, endConnectionIfClosing } from './node-http.js'
-import { serveRealtime } from './websocket.js'
+import { serveWebSocket } from './websocket.js'
 
 export type TtsPluginOptions = (ServiceOptions | { service: TtsService }) & {
   /** How long shutdown lets live streams finish before cancelling them (default 10 s). */
@@ -121,8 +120,9 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
     })
     scope.removeAllContentTypeParsers()
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
-    scope.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
-      const { status, headers, json } = errorResponse(frameworkError(error))
+    scope.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+      const route = (request.routeOptions.config as { route?: AnyRoute }).route
+      const { status, headers, json } = errorResponse(frameworkError(error), route && service.dialectOf(route, request.headers))
       return reply.code(status).headers(headers).send(json)
     })
     // Under a prefix of its own, what the plugin does not serve is its to answer; at the root, the app's 404 stays the app's.
@@ -146,6 +146,7 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
         method: route.method,
         url: route.path,
         bodyLimit: service.bodyLimit(route),
+        config: { route },
         onRequest: async (request, reply) => {
           const controller = new AbortController()
           reply.raw.once('close', () => {
@@ -154,7 +155,7 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
           try {
             admissions.set(request, await service.admit(route, request.headers, request.params as Record<string, string>, controller.signal))
           } catch (error) {
-            const { status, headers, json } = errorResponse(error)
+            const { status, headers, json } = errorResponse(error, service.dialectOf(route, request.headers))
             discardRefusedBody(request.raw, reply.raw)
             return reply.code(status).headers(headers).send(json)
           }
@@ -174,26 +175,28 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
       for (const route of service.routes.filter((r) => r.body === 'stream')) register(streaming, route)
     })
 
-    const principals = new WeakMap<FastifyRequest, Principal>()
-    scope.route({
-      method: 'GET',
-      url: WEBSOCKET_PATH,
-      // Refusals happen before the upgrade, so they are plain HTTP responses with the JSON body.
-      preValidation: async (request, reply) => {
-        try {
-          principals.set(request, await service.authorizeWebSocket(request.headers, request.url))
-        } catch (error) {
-          const { status, headers, json } = errorResponse(error)
-          return reply.code(status).headers(headers).send(json)
-        }
-      },
-      handler: (_request, reply) => reply.code(426).send({ error_code: 'INVALID_REQUEST', message: 'this path takes a WebSocket upgrade' }),
-      wsHandler: (socket, request) => {
-        // An upgrade never reaches onResponse: its line is logged here, as the other adapters log theirs.
-        service.logRequest({ request_id: String(request.id), method: 'GET', path: loggedPath(request.url), status: 101, duration_ms: 0 })
-        serveRealtime(service, principals.get(request)!, socket)
-      },
-    })
+    for (const endpoint of service.realtimeEndpoints) {
+      const principals = new WeakMap<FastifyRequest, Principal | undefined>()
+      scope.route({
+        method: 'GET',
+        url: endpoint.path,
+        // Refusals happen before the upgrade, so they are plain HTTP responses with the dialect's JSON body.
+        preValidation: async (request, reply) => {
+          try {
+            principals.set(request, await service.authorizeWebSocket(endpoint, request.headers, request.url))
+          } catch (error) {
+            const { status, headers, json } = errorResponse(error, endpoint.dialect)
+            return reply.code(status).headers(headers).send(json)
+          }
+        },
+        handler: (_request, reply) => reply.code(426).send(errorResponse(new TtsError('INVALID_REQUEST', 'this path takes a WebSocket upgrade'), endpoint.dialect).json),
+        wsHandler: (socket, request) => {
+          // An upgrade never reaches onResponse: its line is logged here, as the other adapters log theirs.
+          service.logRequest({ request_id: String(request.id), method: 'GET', path: loggedPath(request.url), status: 101, duration_ms: 0 })
+          serveWebSocket(service, endpoint, principals.get(request), socket, request.params as Record<string, string>, request.url)
+        },
+      })
+    }
   }, prefix ? { prefix } : {})
 }
 

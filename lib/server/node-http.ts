@@ -9,12 +9,12 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { TtsError, type ErrorCode } from '../errors.js'
+import type { Dialect } from './dialect.js'
 import type { AnyRoute, RouteResponse } from './routes.js'
 import { errorResponse, notFound } from './responses.js'
 import { type TtsService } from './service.js'
-import { WEBSOCKET_PATH } from './tts-routes.js'
-import { loggedPath, parseTarget, type Target } from './target.js'
-import { serveRealtime } from './websocket.js'
+import { loggedPath, matchPath, parseTarget, type Target } from './target.js'
+import { serveWebSocket } from './websocket.js'
 
 /** The body, refused with `tooLarge` (413 PAYLOAD_TOO_LARGE) past `limit` bytes. */
 export async function readBody(request: IncomingMessage, limit: number, tooLarge: ErrorCode = 'PAYLOAD_TOO_LARGE'): Promise<Buffer> {
@@ -118,7 +118,7 @@ export async function serveRoute(service: TtsService, route: AnyRoute, request: 
     }
     result = await admitted.run(body)
   } catch (error) {
-    result = errorResponse(error)
+    result = errorResponse(error, service.dialectOf(route, request.headers))
     discardRefusedBody(request, response)
   }
   response.once('close', () => {
@@ -128,7 +128,7 @@ export async function serveRoute(service: TtsService, route: AnyRoute, request: 
       path: loggedPath(request.url),
       status: response.statusCode,
       duration_ms: Math.round(performance.now() - started),
-      ...('json' in result && result.status >= 400 && { error_code: (result.json as { error_code?: string }).error_code }),
+      ...('json' in result && result.errorCode !== undefined && { error_code: result.errorCode }),
     })
   })
   await writeResponse(response, result, signal)
@@ -142,8 +142,8 @@ const REFUSAL_LINGER_MS = 1000
  * or not the client closes its side (an upgraded socket is no longer the HTTP server's to close,
  * so one left open would hold a shutdown until its client left).
  */
-function refuseUpgrade(socket: Duplex, error: unknown): number {
-  const { status, headers, json } = errorResponse(error)
+function refuseUpgrade(socket: Duplex, error: unknown, dialect?: Dialect): number {
+  const { status, headers, json } = errorResponse(error, dialect)
   const body = JSON.stringify(json)
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'content-type: application/json; charset=utf-8', `content-length: ${Buffer.byteLength(body)}`, 'connection: close']
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`)
@@ -153,9 +153,9 @@ function refuseUpgrade(socket: Duplex, error: unknown): number {
   return status
 }
 
-type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, url: string) => void
+type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer, url: string, params: Record<string, string>) => void
 
-/** The realtime paths attached to each server, all served by one 'upgrade' listener of that server. */
+/** The realtime paths attached to each server (`:name` parameters allowed), all served by one 'upgrade' listener of that server. */
 const upgradePaths = new WeakMap<Server, Map<string, UpgradeHandler>>()
 /** Servers svc-tts made itself: every upgrade on them is its to answer. */
 const ownServers = new WeakSet<Server>()
@@ -190,35 +190,37 @@ function pathsOf(server: Server): Map<string, UpgradeHandler> {
       if (answersOtherPaths()) refuseUpgrade(socket, error)
       return
     }
-    const handler = paths.get(target.pathname)
-    if (handler) handler(request, socket, head, url)
-    else if (answersOtherPaths()) refuseUpgrade(socket, notFound(request.method, url))
+    for (const [path, handler] of paths) {
+      const params = matchPath(path, target)
+      if (params) return handler(request, socket, head, url, params)
+    }
+    if (answersOtherPaths()) refuseUpgrade(socket, notFound(request.method, url))
   }
   server.on('upgrade', dispatch)
   return paths
 }
 
-/** Accepts the realtime WebSocket at `prefix` + its path on a node:http server. */
+/** Accepts each realtime WebSocket of the service at `prefix` + its path on a node:http server. */
 export function attachWebSocket(service: TtsService, server: Server, prefix = ''): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: service.maxBodyBytes })
-  pathsOf(server).set(prefix + WEBSOCKET_PATH, (request, socket, head, url) => {
-    const started = performance.now()
-    const requestId = randomUUID()
-    const log = (status: number, error_code?: string) =>
-      service.logRequest({ request_id: requestId, method: 'GET', path: loggedPath(url), status, duration_ms: Math.round(performance.now() - started), ...(error_code && { error_code }) })
-    service.authorizeWebSocket(request.headers, url).then(
-      (principal) => {
-        if (service.isClosing) {
-          log(refuseUpgrade(socket, new TtsError('SERVER_CLOSING', 'the server is shutting down')), 'SERVER_CLOSING')
-          return
-        }
-        wss.handleUpgrade(request, socket, head, (ws) => {
-          log(101)
-          serveRealtime(service, principal, ws)
-        })
-      },
-      (error: unknown) => log(refuseUpgrade(socket, error), error instanceof TtsError ? error.code : undefined),
-    )
-  })
+  for (const endpoint of service.realtimeEndpoints) {
+    pathsOf(server).set(prefix + endpoint.path, (request, socket, head, url, params) => {
+      const started = performance.now()
+      const requestId = randomUUID()
+      const log = (status: number, error_code?: string) =>
+        service.logRequest({ request_id: requestId, method: 'GET', path: loggedPath(url), status, duration_ms: Math.round(performance.now() - started), ...(error_code && { error_code }) })
+      const refuse = (error: unknown) => log(refuseUpgrade(socket, error, endpoint.dialect), error instanceof TtsError ? error.code : undefined)
+      service.authorizeWebSocket(endpoint, request.headers, url).then(
+        (principal) => {
+          if (service.isClosing) return refuse(new TtsError('SERVER_CLOSING', 'the server is shutting down'))
+          wss.handleUpgrade(request, socket, head, (ws) => {
+            log(101)
+            serveWebSocket(service, endpoint, principal, ws, params, url)
+          })
+        },
+        refuse,
+      )
+    })
+  }
   return wss
 }

@@ -1,18 +1,23 @@
-/** How every adapter answers a failure: the status, Retry-After where it applies, and the JSON body. */
-import { TtsError, isTtsError } from '../errors.js'
+/** How every adapter answers a failure: the status, Retry-After where it applies, and the body in the route's dialect. */
+import { TtsError } from '../errors.js'
+import { clientFacing, SPEC_DIALECT, type Dialect } from './dialect.js'
 import { parseTarget } from './target.js'
 
-/** An error as the response every adapter sends: the status, Retry-After where it applies, and the JSON body. */
-export function errorResponse(error: unknown): { status: number; headers: Record<string, string>; json: ReturnType<TtsError['toJSON']> } {
-  const known = isTtsError(error) ? error : undefined
+export interface ErrorResponse {
+  status: number
+  headers: Record<string, string>
+  json: unknown
+  /** The service's code for the failure, whatever the dialect's body says: what the log line records. */
+  errorCode: string
+}
+
+/** An error as the response every adapter sends: the status, Retry-After where it applies, and the dialect's JSON body. */
+export function errorResponse(error: unknown, dialect: Dialect = SPEC_DIALECT): ErrorResponse {
+  const known = clientFacing(error)
   const headers: Record<string, string> = {}
-  const retryAfter = known?.extra?.retry_after_seconds
+  const retryAfter = known.extra?.retry_after_seconds
   if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter)
-  if (!known || known.status === 500) {
-    // The cause stays in the server's log; the client learns only that it was the server's fault.
-    return { status: 500, headers, json: { error_code: known?.code ?? 'INTERNAL_ERROR', message: 'internal server error' } }
-  }
-  return { status: known.status, headers, json: known.toJSON() }
+  return { status: known.status, headers, json: dialect.errorBody(known), errorCode: known.code }
 }
 
 /** The refusal of a request no route serves: 400 for a target that cannot be read, else ROUTE_NOT_FOUND. */

@@ -9,6 +9,7 @@ import type { Engine } from '../engine/engine.js'
 import type { ErrorCode } from '../errors.js'
 import type { VoiceQuota } from '../voices/types.js'
 import type { FieldCodes } from '../validation/parse.js'
+import type { Dialect } from './dialect.js'
 import type { Principal, Scope } from './keys.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -40,7 +41,7 @@ export interface RouteContext<Body = unknown> {
 }
 
 export type RouteResponse =
-  | { status: number; headers?: Record<string, string>; json: unknown }
+  | { status: number; headers?: Record<string, string>; json: unknown; /** A refusal's code, for the log line. */ errorCode?: string }
   | { status: number; headers?: Record<string, string>; body: Buffer }
   | { status: number; headers?: Record<string, string>; stream: AsyncIterable<Buffer> }
 
@@ -48,6 +49,8 @@ export interface Route<Body = unknown> {
   method: HttpMethod
   /** Express/Fastify style path: `/voices/:voice_id`. */
   path: string
+  /** Whose wire shapes it speaks: how the key comes, how refusals look (default: the SPEC's). */
+  dialect?: Dialect
   /** The scope a key needs; null makes the route public (no key). */
   scope: Scope | null
   /** Whether the `version` header must be present (it is always checked when present). */
@@ -62,10 +65,44 @@ export interface Route<Body = unknown> {
   /** The request holds an upload slot too (its key's, and one of the server's). */
   upload?: boolean
   handle(context: RouteContext<Body>): Promise<RouteResponse>
+  /** On a path another dialect serves too: whether a request with these headers is this route's (mergeSharedPaths). */
+  claims?(headers: IncomingHttpHeaders): boolean
+  /** A shared path's pick of the route that serves these headers (made by mergeSharedPaths). */
+  choose?(headers: IncomingHttpHeaders): AnyRoute
 }
 
 /** A route of the table, whatever its body: each route's handler is typed by its own body above. */
 export type AnyRoute = Route<any>  // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * The table as the adapters register it: routes of different dialects on one method and path
+ * (`GET /v1/models` is OpenAI's and ElevenLabs') become one, which serves each request by the
+ * first of them that `claims` its headers, else by the one that claims nothing. They must agree on
+ * the body kind, since the adapters register the path once.
+ */
+export function mergeSharedPaths(routes: readonly AnyRoute[]): AnyRoute[] {
+  const groups = new Map<string, AnyRoute[]>()
+  for (const r of routes) {
+    const key = `${r.method} ${r.path.replace(/:[^/]+/g, ':')}`
+    groups.set(key, [...(groups.get(key) ?? []), r])
+  }
+  const bodyKind = (r: AnyRoute) => (typeof r.body === 'object' ? 'schema' : r.body)
+  return [...groups.values()].map((group) => {
+    if (group.length === 1) return group[0]!
+    const fallbacks = group.filter((r) => !r.claims)
+    const [fallback] = fallbacks
+    if (!fallback || fallbacks.length > 1 || group.some((r) => r.path !== fallback.path || bodyKind(r) !== bodyKind(fallback))) {
+      throw new TypeError(`routes sharing ${fallback?.method ?? group[0]!.method} ${group[0]!.path} need the same path, the same body kind and exactly one that claims no request`)
+    }
+    const claimants = group.filter((r) => r.claims)
+    const maxBodyBytes = group.some((r) => r.maxBodyBytes === undefined) ? undefined : Math.max(...group.map((r) => r.maxBodyBytes!))
+    return {
+      ...fallback,
+      maxBodyBytes,
+      choose: (headers: IncomingHttpHeaders) => claimants.find((r) => r.claims!(headers)) ?? fallback,
+    }
+  })
+}
 
 /** A route with its body type checked against its handler, for a table of routes of different bodies. */
 export function route<Body>(definition: Route<Body>): AnyRoute {

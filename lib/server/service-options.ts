@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { Engine } from '../engine/engine.js'
 import type { RealtimeLimits } from '../realtime/connection.js'
 import { strictObject } from '../validation/parse.js'
+import { dialectsOptionSchema } from './dialects/index.js'
 import { KeyStore, type KeyConfig } from './keys.js'
 import { limitsSchema, type Limiter } from './limits.js'
 import type { AnyRoute } from './routes.js'
@@ -67,6 +68,8 @@ export const serviceOptionsSchema = strictObject({
     .object({ headersTimeoutMs: z.number().int().min(1), requestTimeoutMs: z.number().int().min(1), maxConnections: z.number().int().min(1) })
     .partial()
     .optional(),
+  /** The API dialects spoken beside the SPEC's (OpenAI, ElevenLabs, Cartesia): each on unless `false`, or its options. */
+  dialects: dialectsOptionSchema.optional(),
   /** More routes mounted beside the SPEC's text-to-speech and voice operations. */
   routes: z.array(z.custom<AnyRoute>((v) => typeof v === 'object' && v !== null && 'handle' in v, 'a route needs a handle function')).optional(),
   /** One structured entry per request. */

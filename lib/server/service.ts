@@ -8,14 +8,16 @@ import { Readable } from 'node:stream'
 import type { Engine } from '../engine/engine.js'
 import { TtsError } from '../errors.js'
 import { DEFAULT_REALTIME_LIMITS, RealtimeConnection } from '../realtime/connection.js'
+import type { ClientMessage } from '../realtime/messages.js'
 import { parseWith } from '../validation/parse.js'
 import type { VoiceQuota } from '../voices/types.js'
 import type { ConnectionLimits } from './connections.js'
+import { header, SPEC_DIALECT, type Dialect } from './dialect.js'
 import { API_KEYS_ENV, KeyStore, type Principal, type Scope } from './keys.js'
 import { MemoryLimiter, type Limiter } from './limits.js'
 import { currentPrincipal, FLOODING, KeyMessageRates } from './realtime-keys.js'
 import { errorResponse } from './responses.js'
-import type { AnyRoute, RouteResponse } from './routes.js'
+import { mergeSharedPaths, type AnyRoute, type RouteResponse } from './routes.js'
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_CONCURRENT_UPLOADS,
@@ -27,6 +29,8 @@ import {
   type RequestLog,
   type ServiceOptions,
 } from './service-options.js'
+import { mountDialects } from './dialects/index.js'
+import { SPEC_REALTIME, type RealtimeEndpoint } from './realtime-endpoint.js'
 import { parseTarget } from './target.js'
 import { TTS_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
@@ -39,11 +43,6 @@ export interface ServiceInput {
   params?: Record<string, string>
   /** Aborted when the client goes away. */
   signal: AbortSignal
-}
-
-export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name]
-  return Array.isArray(value) ? value[0] : value
 }
 
 function parseJson(body: unknown): unknown {
@@ -85,6 +84,7 @@ export class TtsService {
   /** Any model id: clients' requests are checked at run time. */
   readonly engine: Engine<string>
   readonly routes: readonly AnyRoute[]
+  readonly realtimeEndpoints: readonly RealtimeEndpoint[]
   readonly keys: KeyStore
   readonly limiter: Limiter
   readonly maxBodyBytes: number
@@ -105,7 +105,9 @@ export class TtsService {
   constructor(options: ServiceOptions) {
     const parsed = parseWith(serviceOptionsSchema, options, 'service options')
     this.engine = parsed.engine
-    this.routes = [...TTS_ROUTES, ...VOICE_ROUTES, ...(parsed.routes ?? [])]
+    const dialects = mountDialects(parsed.dialects)
+    this.routes = mergeSharedPaths([...TTS_ROUTES, ...VOICE_ROUTES, ...dialects.routes, ...(parsed.routes ?? [])])
+    this.realtimeEndpoints = [SPEC_REALTIME, ...dialects.realtime]
     this.keys = parsed.keys instanceof KeyStore ? parsed.keys : parsed.keys ? KeyStore.fromConfig(parsed.keys) : (KeyStore.fromEnv(process.env[API_KEYS_ENV]) ?? new KeyStore())
     this.limiter = parsed.limiter ?? new MemoryLimiter(parsed.limits)
     this.maxBodyBytes = parsed.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
@@ -157,10 +159,12 @@ export class TtsService {
    * the key and its scope, the request rate, a concurrency slot, and the length the client declared.
    * Throws the refusal.
    */
-  async admit(route: AnyRoute, headers: IncomingHttpHeaders, params: Record<string, string>, signal: AbortSignal): Promise<AdmittedRequest> {
+  async admit(mounted: AnyRoute, headers: IncomingHttpHeaders, params: Record<string, string>, signal: AbortSignal): Promise<AdmittedRequest> {
     if (this.closing) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
+    const route = mounted.choose?.(headers) ?? mounted
+    const dialect = route.dialect ?? SPEC_DIALECT
     const version = resolveVersion(header(headers, 'version'), route.versionRequired)
-    const principal = route.scope ? this.authenticate(header(headers, 'x-api-key'), route.scope) : undefined
+    const principal = route.scope ? this.authenticate(dialect.key(headers), route.scope) : undefined
     const bodyLimit = this.bodyLimit(route)
     const declared = Number(header(headers, 'content-length') ?? 0)
     if (declared > bodyLimit) throw new TtsError(route.tooLarge ?? 'PAYLOAD_TOO_LARGE', `the body is larger than ${bodyLimit} bytes`)
@@ -216,10 +220,15 @@ export class TtsService {
           }
         } catch (error) {
           settle()
-          return errorResponse(error)
+          return errorResponse(error, dialect)
         }
       },
     }
+  }
+
+  /** The dialect a request to `route` with these headers is answered in (its refusals included). */
+  dialectOf(route: AnyRoute, headers: IncomingHttpHeaders): Dialect {
+    return (route.choose?.(headers) ?? route).dialect ?? SPEC_DIALECT
   }
 
   /** The concurrency slots a request holds (its key's, and for an upload one of the server's too); the function gives them back. */
@@ -254,7 +263,7 @@ export class TtsService {
     try {
       admitted = await this.admit(route, input.headers, input.params ?? {}, input.signal)
     } catch (error) {
-      return errorResponse(error)
+      return errorResponse(error, this.dialectOf(route, input.headers))
     }
     return admitted.run(input.body)
   }
@@ -262,17 +271,28 @@ export class TtsService {
   /** The verified key for a request needing `scope`, else 401 INVALID_API_KEY. */
   authenticate(presented: string | undefined, scope: Scope): Principal {
     const principal = this.keys.verify(presented)
-    if (!principal) throw new TtsError('INVALID_API_KEY', presented ? 'the API key is not valid' : 'an API key is required (x-api-key header)')
+    if (!principal) throw new TtsError('INVALID_API_KEY', presented ? 'the API key is not valid' : 'an API key is required')
     if (!principal.scopes.includes(scope)) throw new TtsError('INVALID_API_KEY', `the API key lacks the '${scope}' scope`)
     return principal
   }
 
-  /** Checks a WebSocket handshake (api_key and version as query parameters or headers); throws the refusal. */
-  async authorizeWebSocket(headers: IncomingHttpHeaders, url: string): Promise<Principal> {
+  /**
+   * Checks a WebSocket handshake to `endpoint` (the version where it asks for one, the key as its
+   * dialect presents it); throws the refusal. Undefined when the endpoint takes the key from the
+   * first message and the handshake carried none: authorizeRealtimeKey checks it then.
+   */
+  async authorizeWebSocket(endpoint: RealtimeEndpoint, headers: IncomingHttpHeaders, url: string): Promise<Principal | undefined> {
     if (this.closing) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
     const { query } = parseTarget(url)
-    resolveVersion(query.get('version') ?? header(headers, 'version'), true)
-    const principal = this.authenticate(query.get('api_key') ?? header(headers, 'api_key') ?? header(headers, 'x-api-key'), 'text_to_speech')
+    resolveVersion(query.get('version') ?? header(headers, 'version'), endpoint.versionRequired)
+    const presented = endpoint.handshakeKey(headers, query)
+    if (presented === undefined && endpoint.messageKey) return undefined
+    return this.authorizeRealtimeKey(presented)
+  }
+
+  /** A realtime connection's key: valid, with the realtime scope, its message rate not cooling down, a request of the key counted. */
+  async authorizeRealtimeKey(presented: string | undefined): Promise<Principal> {
+    const principal = this.authenticate(presented, 'text_to_speech')
     this.keyMessages.check(principal.keyId)
     await this.limiter.hit(principal.keyId)
     return principal
@@ -283,10 +303,11 @@ export class TtsService {
    * rate; each new context is a request of the key (its key checked again, the request rate, a
    * concurrency slot held while it lives), then its text is charged to the key's usage.
    */
-  openRealtime(principal: Principal, writable: () => Promise<void> | undefined): RealtimeConnection {
+  openRealtime(principal: Principal, writable: () => Promise<void> | undefined, parse?: (text: string) => ClientMessage[]): RealtimeConnection {
     const { keyId } = principal
     const connection = new RealtimeConnection({
       engine: this.engine,
+      ...(parse && { parse }),
       limits: this.realtimeLimits,
       admitMessage: (cost) => this.keyMessages.take(keyId, cost),
       authorize: () => void currentPrincipal(this.keys, principal),

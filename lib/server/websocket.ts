@@ -14,10 +14,14 @@
  *   cut off, so neither it nor a shutdown waits on it.
  */
 import type { WebSocket } from 'ws'
-import { TtsError } from '../errors.js'
+import { TtsError, isTtsError } from '../errors.js'
+import type { RealtimeConnection } from '../realtime/connection.js'
+import { clientFacing } from './dialect.js'
 import type { Principal } from './keys.js'
+import type { RealtimeEndpoint, RealtimeTranslator } from './realtime-endpoint.js'
 import { FLOODING } from './realtime-keys.js'
 import type { TtsService } from './service.js'
+import { parseTarget } from './target.js'
 
 const DRAIN_POLL_MS = 5
 /** How long a closed connection's peer has to answer the close before the socket is cut. */
@@ -25,7 +29,58 @@ export const CLOSE_GRACE_MS = 1000
 /** Policy violation: a bound passed or the key no longer holds; the reason is the error code. */
 export const CLOSE_POLICY = 1008
 
-export function serveRealtime(service: TtsService, principal: Principal, socket: WebSocket): void {
+/** Frames a connection whose key comes in its first message may send before that key is checked. */
+const MAX_FRAMES_BEFORE_KEY = 16
+
+/**
+ * Serves an accepted WebSocket of `endpoint`. With no principal (the endpoint takes the key from
+ * the first message), that message's key is checked first, and the frames that follow it wait.
+ */
+export function serveWebSocket(service: TtsService, endpoint: RealtimeEndpoint, principal: Principal | undefined, socket: WebSocket, params: Record<string, string>, url: string): void {
+  const translator = endpoint.translator(params, parseTarget(url).query)
+  if (principal) {
+    serveRealtime(service, principal, socket, translator)
+    return
+  }
+  const held: [WebSocket.RawData, boolean][] = []
+  const hold = (data: WebSocket.RawData, isBinary: boolean) => {
+    held.push([data, isBinary])
+    if (held.length === 1) void authorizeFirst(data, isBinary)
+    else if (held.length > MAX_FRAMES_BEFORE_KEY) refuse(new TtsError('MESSAGE_QUEUE_FULL', `at most ${MAX_FRAMES_BEFORE_KEY} messages before the key is checked`))
+  }
+  const refuse = (error: TtsError) => {
+    socket.off('message', hold)
+    if (socket.readyState !== socket.OPEN) return
+    for (const event of translator.events(clientFacing(error).toJSON())) socket.send(JSON.stringify(event))
+    socket.close(CLOSE_POLICY, error.code)
+    const timer = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS)
+    socket.once('close', () => clearTimeout(timer))
+  }
+  const authorizeFirst = async (data: WebSocket.RawData, isBinary: boolean) => {
+    try {
+      const text = isBinary ? undefined : rawText(data)
+      const key = text === undefined ? undefined : endpoint.messageKey!(text)
+      const verified = await service.authorizeRealtimeKey(key)
+      if (socket.readyState !== socket.OPEN) return
+      socket.off('message', hold)
+      const session = serveRealtime(service, verified, socket, translator)
+      for (const [frame, binary] of held) session.receive(binary ? rawBytes(frame) : rawText(frame))
+    } catch (error) {
+      refuse(isTtsError(error) ? error : new TtsError('INTERNAL_ERROR', 'the key could not be checked', { cause: error }))
+    }
+  }
+  socket.on('message', hold)
+}
+
+function rawBytes(data: WebSocket.RawData): Buffer {
+  return Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
+}
+
+function rawText(data: WebSocket.RawData): string {
+  return rawBytes(data).toString('utf8')
+}
+
+function serveRealtime(service: TtsService, principal: Principal, socket: WebSocket, translator: RealtimeTranslator): RealtimeConnection {
   const bound = service.sendBufferBytes
   const unreadBound = service.realtimeLimits.maxUnreadBytes
   const open = () => socket.readyState === socket.OPEN
@@ -34,12 +89,9 @@ export function serveRealtime(service: TtsService, principal: Principal, socket:
       const check = () => (!open() || socket.bufferedAmount <= bound ? resolve() : setTimeout(check, DRAIN_POLL_MS))
       check()
     })
-  const session = service.openRealtime(principal, () => (open() && socket.bufferedAmount > bound ? waitForRoom() : undefined))
+  const session = service.openRealtime(principal, () => (open() && socket.bufferedAmount > bound ? waitForRoom() : undefined), (text) => translator.messages(text))
 
-  const onFrame = (data: WebSocket.RawData, isBinary: boolean) => {
-    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
-    session.receive(isBinary ? bytes : bytes.toString('utf8'))
-  }
+  const onFrame = (data: WebSocket.RawData, isBinary: boolean) => session.receive(isBinary ? rawBytes(data) : rawText(data))
   let ended = false
   const end = (code: number, reason: string) => {
     if (ended) return
@@ -61,10 +113,11 @@ export function serveRealtime(service: TtsService, principal: Principal, socket:
       session.fail(error)
       return
     }
-    socket.send(JSON.stringify(message))
+    for (const event of translator.events(message)) socket.send(JSON.stringify(event))
   })
   session.on('close', (error?: TtsError) => (error ? end(CLOSE_POLICY, error.code) : end(1000, 'closed')))
   socket.on('message', onFrame)
   socket.on('close', () => session.destroy())
   socket.on('error', () => session.destroy())
+  return session
 }

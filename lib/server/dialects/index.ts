@@ -1,0 +1,40 @@
+/**
+ * The API dialects the service speaks beside the SPEC's own, each switched on or off (and
+ * configured) by the service's `dialects` option. A dialect is routes and realtime endpoints that
+ * translate its wire shapes onto the service's one path; none validates, looks up voices, limits
+ * or streams on its own.
+ */
+import { z } from 'zod'
+import type { RealtimeEndpoint } from '../realtime-endpoint.js'
+import type { AnyRoute } from '../routes.js'
+
+export interface DialectMount {
+  routes: readonly AnyRoute[]
+  realtime: readonly RealtimeEndpoint[]
+}
+
+export interface DialectDefinition<Options> {
+  name: string
+  /** Its options (true, or an object: what maps onto svc-tts's models and voices). */
+  options: z.ZodType<Options>
+  mount(options: Options): DialectMount
+}
+
+/** Each dialect, in the order its routes are tried on a path two of them share. */
+const DIALECTS: readonly DialectDefinition<any>[] = []  // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const dialectsOptionSchema = z
+  .object(Object.fromEntries(DIALECTS.map((dialect) => [dialect.name, z.union([z.boolean(), dialect.options]).optional()])))
+  .strict()
+
+export type DialectsOption = Record<string, unknown>
+
+/** What every dialect switched on mounts (all of them unless switched off with `false`). */
+export function mountDialects(option: DialectsOption = {}): DialectMount {
+  const mounts = DIALECTS.flatMap((dialect) => {
+    const given = option[dialect.name]
+    if (given === false) return []
+    return [dialect.mount(given === true || given === undefined ? dialect.options.parse({}) : given)]
+  })
+  return { routes: mounts.flatMap((m) => m.routes), realtime: mounts.flatMap((m) => m.realtime) }
+}
