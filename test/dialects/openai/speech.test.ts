@@ -3,6 +3,7 @@
 // the same PCM, and refusals the SDK raises as its own error classes.
 import OpenAI, { AuthenticationError, BadRequestError, NotFoundError } from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ModelId } from '../../../lib/index.js'
 import { decodeWav, rms, s16 } from '../../helpers/audio.js'
 import { ffmpegDecode } from '../../helpers/decode.js'
 import { testEngine, voiceId } from '../../helpers/engine.js'
@@ -31,7 +32,7 @@ async function refusal(call: Promise<unknown>): Promise<Error & { status?: numbe
 }
 
 /** The same speech from the engine itself, in one piece: the PCM OpenAI's `pcm` must carry. */
-async function oneShot(transcript: string, voice = 'Sarah', model = 'svc_flash_v1.5'): Promise<Buffer> {
+async function oneShot(transcript: string, voice = 'Sarah', model: ModelId = 'svc_flash_v1.5'): Promise<Buffer> {
   return engine.synthesize({ model_id: model, transcript, voice: { mode: 'id', id: voiceId(voice) }, output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: RATE } })
 }
 
@@ -105,7 +106,7 @@ describe('OpenAI dialect on standalone', () => {
   })
   afterAll(() => server.close())
 
-  const pcmSeconds = async (model: string, voice: string) => (await oneShot(TEXT, voice, model)).length / 2 / RATE
+  const pcmSeconds = async (model: ModelId, voice: string) => (await oneShot(TEXT, voice, model)).length / 2 / RATE
 
   it.each([
     ['mp3', 'mp3', 'audio/mpeg'],
