@@ -39,3 +39,6 @@ export function mountDialects(option: DialectsOption = {}): DialectMount {
   })
   return { routes: mounts.flatMap((m) => m.routes), realtime: mounts.flatMap((m) => m.realtime) }
 }
+
+/** The dialects' names, as `dialects` and `svc-tts serve --dialects` take them. */
+export const DIALECT_NAMES: readonly string[] = DIALECTS.map((dialect) => dialect.name)
