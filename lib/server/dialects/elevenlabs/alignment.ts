@@ -1,0 +1,89 @@
+/**
+ * ElevenLabs' character alignment from the engine's word times. Each word found in the text (in
+ * order, from where the previous one ended) spreads its time evenly over its characters; the
+ * characters between two words (spaces, punctuation, markup) spread over the gap between them.
+ * Words the text does not hold as written fall into the gap. The characters joined are the text,
+ * and every time lies between 0 and the last word's end, inside the audio.
+ */
+import type { TimedWord } from '../../../engine/alignment.js'
+
+/** A stretch of characters and their times, in ms. */
+export interface CharTimes {
+  chars: string[]
+  startsMs: number[]
+  endsMs: number[]
+}
+
+function spread(into: CharTimes, text: string, startMs: number, endMs: number): void {
+  const chars = Array.from(text)
+  const step = chars.length > 0 ? Math.max(0, endMs - startMs) / chars.length : 0
+  chars.forEach((char, i) => {
+    into.chars.push(char)
+    into.startsMs.push(startMs + i * step)
+    into.endsMs.push(startMs + (i + 1) * step)
+  })
+}
+
+/** Aligns a text piece by piece, as its words' times come (a stream's chunks); `finish` gives the rest of the text. */
+export class CharacterAligner {
+  private cursor = 0
+  private lastEndMs = 0
+
+  constructor(private readonly text: string) {}
+
+  /** The characters up to the end of the last of `words` found in the text. */
+  next(words: readonly TimedWord[]): CharTimes {
+    const out: CharTimes = { chars: [], startsMs: [], endsMs: [] }
+    for (const word of words) {
+      const at = word.text ? this.text.indexOf(word.text, this.cursor) : -1
+      if (at < 0) continue
+      const startMs = Math.max(word.startMs, this.lastEndMs)
+      const endMs = Math.max(word.endMs, startMs)
+      spread(out, this.text.slice(this.cursor, at), this.lastEndMs, startMs)
+      spread(out, word.text, startMs, endMs)
+      this.cursor = at + word.text.length
+      this.lastEndMs = endMs
+    }
+    return out
+  }
+
+  /** The characters after the last word, at the end of the audio. */
+  finish(): CharTimes {
+    const out: CharTimes = { chars: [], startsMs: [], endsMs: [] }
+    spread(out, this.text.slice(this.cursor), this.lastEndMs, this.lastEndMs)
+    this.cursor = this.text.length
+    return out
+  }
+}
+
+export function joinTimes(...parts: CharTimes[]): CharTimes {
+  return { chars: parts.flatMap((p) => p.chars), startsMs: parts.flatMap((p) => p.startsMs), endsMs: parts.flatMap((p) => p.endsMs) }
+}
+
+/** The whole text aligned with its words. */
+export function alignText(text: string, words: readonly TimedWord[]): CharTimes {
+  const aligner = new CharacterAligner(text)
+  return joinTimes(aligner.next(words), aligner.finish())
+}
+
+/** The words as spoken, joined by single spaces: ElevenLabs' normalized text. */
+export function normalizedText(words: readonly TimedWord[]): string {
+  return words.map((w) => w.text).join(' ')
+}
+
+// Floored, so that no time passes the end of the audio.
+const seconds = (ms: number) => Math.floor(ms) / 1000
+
+/** The HTTP shape: `{characters, character_start_times_seconds, character_end_times_seconds}`. */
+export function httpAlignment(times: CharTimes) {
+  return { characters: times.chars, character_start_times_seconds: times.startsMs.map(seconds), character_end_times_seconds: times.endsMs.map(seconds) }
+}
+
+/** The WebSocket shape: `{chars, charStartTimesMs, charDurationsMs}`. */
+export function socketAlignment(times: CharTimes) {
+  return {
+    chars: times.chars,
+    charStartTimesMs: times.startsMs.map(Math.floor),
+    charDurationsMs: times.endsMs.map((end, i) => Math.max(0, Math.floor(end) - Math.floor(times.startsMs[i]!))),
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * ElevenLabs' WebSockets on the realtime connection:
+ *
+ *   /v1/text-to-speech/{voice_id}/stream-input        one context; `{"text": ""}` ends the socket
+ *   /v1/text-to-speech/{voice_id}/multi-stream-input  `context_id` on every message, close_context, close_socket
+ *
+ * The query says the model and output_format; the first message says voice_settings (and may carry
+ * the key as `xi_api_key`). Each frame is checked in ElevenLabs' shape, then becomes the SPEC's
+ * messages (initializeConnection with the first, then text, closeContext, cancel, terminate), which
+ * pass the one gate; the connection's events become ElevenLabs' audio, isFinal and error messages.
+ */
+import { z } from 'zod'
+import { ERROR_STATUS, TtsError, isTtsError } from '../../../errors.js'
+import { DEFAULT_CONTEXT_ID, frameObject, parseMessageFields, type ClientMessage, type ServerMessage } from '../../../realtime/messages.js'
+import { parseWith } from '../../../validation/parse.js'
+import { header } from '../../dialect.js'
+import type { RealtimeEndpoint, RealtimeTranslator } from '../../realtime-endpoint.js'
+import { alignText, socketAlignment } from './alignment.js'
+import { ELEVENLABS_DIALECT, ELEVENLABS_STATUS } from './errors.js'
+import { parseOutputFormat } from './formats.js'
+import { svcModelId } from './models.js'
+import { pronunciationLocatorsSchema, svcLanguage, svcSpeed, voiceSettingsSchema, type DialectTables } from './requests.js'
+import { svcVoiceId } from './voices.js'
+
+const PREFIX = '/v1/text-to-speech/:voice_id'
+
+/** Every message either socket takes; unknown fields pass, as ElevenLabs lets them. */
+const frameSchema = z.object({
+  text: z.string().optional(),
+  context_id: z.string().min(1).max(128).optional(),
+  flush: z.boolean().nullish(),
+  try_trigger_generation: z.boolean().nullish(),
+  close_context: z.boolean().nullish(),
+  close_socket: z.boolean().nullish(),
+  voice_settings: voiceSettingsSchema,
+  generation_config: z.object({ chunk_length_schedule: z.array(z.number()).optional() }).nullish(),
+  pronunciation_dictionary_locators: pronunciationLocatorsSchema,
+  xi_api_key: z.string().optional(),
+  authorization: z.string().optional(),
+})
+
+type Frame = z.infer<typeof frameSchema>
+
+function checkedFrame(text: string): Frame {
+  try {
+    return parseWith(frameSchema, frameObject(text), 'message')
+  } catch (error) {
+    // A frame's fault is the message's, however the schema names it.
+    if (isTtsError(error) && error.code === 'INVALID_REQUEST') throw new TtsError('INVALID_MESSAGE', error.message, { extra: error.extra })
+    throw error
+  }
+}
+
+/** The key a first message carries, for clients that cannot set headers. */
+function messageKey(text: string): string | undefined {
+  try {
+    const key = (JSON.parse(text) as { xi_api_key?: unknown } | null)?.xi_api_key
+    return typeof key === 'string' ? key : undefined
+  } catch {
+    return undefined
+  }
+}
+
+class ElevenLabsTranslator implements RealtimeTranslator {
+  private initialized = false
+  /** Contexts started and not yet final. */
+  private readonly live = new Set<string>()
+  /** Contexts with text since their last flush: closing one of them drops that text, as ElevenLabs does. */
+  private readonly unflushed = new Set<string>()
+  /** Contexts whose isFinal went out (the connection may end a context with two final outputs). */
+  private readonly ended = new Set<string>()
+
+  constructor(
+    private readonly multi: boolean,
+    private readonly tables: DialectTables,
+    private readonly voiceId: string,
+    private readonly query: URLSearchParams,
+  ) {}
+
+  messages(text: string): ClientMessage[] {
+    const frame = checkedFrame(text)
+    const out: ClientMessage[] = []
+    if (!this.initialized) {
+      out.push(this.initialize(frame))
+      this.initialized = true
+    }
+    const id = frame.context_id ?? DEFAULT_CONTEXT_ID
+    if (this.multi ? frame.close_socket === true : frame.text === '') return [...out, parseMessageFields({ terminate: true })]
+    if (this.multi && frame.close_context === true) {
+      if (!this.live.has(id)) return out
+      const close = this.unflushed.has(id) ? { context_id: id, cancel: true } : { context_id: id, close_context: true }
+      return [...out, parseMessageFields(close)]
+    }
+    if (frame.text === undefined) {
+      if (out.length > 0) return out
+      throw new TtsError('INVALID_MESSAGE', this.multi ? 'expected text, close_context or close_socket' : 'expected text')
+    }
+    const flush = frame.flush === true
+    if (frame.text === '') {
+      // An empty text keeps a context alive; with flush, it speaks what the context holds.
+      if (!flush || !this.live.has(id)) return out
+      this.unflushed.delete(id)
+      return [...out, parseMessageFields({ context_id: id, transcript: '', force: true })]
+    }
+    const starting = !this.live.has(id)
+    const speed = starting && out.length === 0 ? svcSpeed(frame.voice_settings?.speed) : undefined
+    const message = parseMessageFields({ context_id: id, transcript: frame.text, force: flush, ...(speed !== undefined && { speed }) })
+    if (starting) {
+      this.live.add(id)
+      this.ended.delete(id)
+    }
+    if (flush) this.unflushed.delete(id)
+    else if (frame.text.trim()) this.unflushed.add(id)
+    return [...out, message]
+  }
+
+  private initialize(frame: Frame): ClientMessage {
+    const format = parseOutputFormat(this.query.get('output_format'))
+    const language = svcLanguage(this.query.get('language_code'))
+    const speed = svcSpeed(frame.voice_settings?.speed)
+    return parseMessageFields({
+      model_id: svcModelId(this.tables.models, this.query.get('model_id')),
+      voice: { mode: 'id', id: svcVoiceId(this.tables.voices, this.voiceId) },
+      output_format: format.fields,
+      ...(language && { language }),
+      ...(speed !== undefined && { speed }),
+      add_timestamps: true,
+    })
+  }
+
+  events(event: ServerMessage): unknown[] {
+    if ('error_code' in event) {
+      const context = this.multi && event.context_id !== undefined ? { contextId: event.context_id } : {}
+      return [{ error: ELEVENLABS_STATUS[event.error_code], message: event.message, code: ERROR_STATUS[event.error_code], ...context }]
+    }
+    const id = event.context_id
+    const context = this.multi ? { contextId: id } : {}
+    if (event.audio === '') {
+      if (!event.final || this.ended.has(id)) return []
+      this.ended.add(id)
+      this.live.delete(id)
+      this.unflushed.delete(id)
+      return [{ isFinal: true, ...context }]
+    }
+    this.ended.delete(id)
+    const words = 'alignment' in event && event.alignment ? event.alignment : undefined
+    const timed = (words?.words ?? []).map((word, index) => ({ index, text: word, startMs: words!.word_start_times_milliseconds[index]!, endMs: words!.word_end_times_milliseconds[index]! }))
+    // The chunk's words as spoken, each followed by a space: times from the start of the context's audio.
+    const alignment = timed.length > 0 ? socketAlignment(alignText(timed.map((w) => `${w.text} `).join(''), timed)) : null
+    return [{ audio: event.audio, isFinal: false, alignment, normalizedAlignment: alignment, ...context }]
+  }
+}
+
+function endpoint(path: string, multi: boolean, tables: DialectTables): RealtimeEndpoint {
+  return {
+    path,
+    dialect: ELEVENLABS_DIALECT,
+    versionRequired: false,
+    handshakeKey: (headers, query) => header(headers, 'xi-api-key') ?? query.get('xi_api_key') ?? undefined,
+    messageKey,
+    translator: (params, query) => new ElevenLabsTranslator(multi, tables, params.voice_id ?? '', query),
+  }
+}
+
+export function realtimeEndpoints(tables: DialectTables): RealtimeEndpoint[] {
+  return [endpoint(`${PREFIX}/stream-input`, false, tables), endpoint(`${PREFIX}/multi-stream-input`, true, tables)]
+}
