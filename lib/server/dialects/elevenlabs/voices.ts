@@ -38,7 +38,6 @@ export function voiceObject(voice: VoiceRecord): Record<string, unknown> {
     preview_url: null,
     available_for_tiers: [],
     settings: SETTINGS,
-    verified_languages: [{ language: voice.language }],
     created_at_unix: Math.floor(Date.parse(voice.created_at) / 1000) || null,
   }
 }
