@@ -42,12 +42,14 @@ const frameSchema = z.object({
 type Frame = z.infer<typeof frameSchema>
 
 function checkedFrame(text: string): Frame {
+  const fields = frameObject(text)
   try {
-    return parseWith(frameSchema, frameObject(text), 'message')
+    return parseWith(frameSchema, fields, 'message')
   } catch (error) {
-    // A frame's fault is the message's, however the schema names it.
-    if (isTtsError(error) && error.code === 'INVALID_REQUEST') throw new TtsError('INVALID_MESSAGE', error.message, { extra: error.extra })
-    throw error
+    if (!isTtsError(error)) throw error
+    // A frame's fault is the message's, and names its context when it names one (as every error of a context does).
+    const id = typeof fields.context_id === 'string' && fields.context_id.length <= 128 ? { context_id: fields.context_id } : {}
+    throw new TtsError('INVALID_MESSAGE', error.message, { extra: { ...error.extra, ...id } })
   }
 }
 
