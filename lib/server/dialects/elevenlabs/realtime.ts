@@ -81,13 +81,14 @@ class ElevenLabsTranslator implements RealtimeTranslator {
 
   messages(text: string): ClientMessage[] {
     const frame = checkedFrame(text)
+    // Ending needs no initialised connection: a client whose first message was refused can still end.
+    if (this.multi ? frame.close_socket === true : frame.text === '') return [parseMessageFields({ terminate: true })]
     const out: ClientMessage[] = []
     if (!this.initialized) {
       out.push(this.initialize(frame))
       this.initialized = true
     }
     const id = frame.context_id ?? DEFAULT_CONTEXT_ID
-    if (this.multi ? frame.close_socket === true : frame.text === '') return [...out, parseMessageFields({ terminate: true })]
     if (this.multi && frame.close_context === true) {
       if (!this.live.has(id)) return out
       const close = this.unflushed.has(id) ? { context_id: id, cancel: true } : { context_id: id, close_context: true }
