@@ -4,7 +4,6 @@
  * model ids and premade voice ids onto svc-tts's, over the default tables.
  */
 import { z } from 'zod'
-import type { DialectDefinition } from '../index.js'
 import { catalogRoutes } from './catalog-routes.js'
 import { DEFAULT_MODEL_MAP } from './models.js'
 import { realtimeEndpoints } from './realtime.js'
@@ -22,10 +21,11 @@ export const elevenlabsOptionsSchema = z.strictObject({
 
 export type ElevenLabsOptions = z.infer<typeof elevenlabsOptionsSchema>
 
-export const ELEVENLABS: DialectDefinition<ElevenLabsOptions> = {
+// A DialectDefinition by its shape (naming the type would import ../index.js, which imports this: a cycle).
+export const ELEVENLABS = {
   name: 'elevenlabs',
   options: elevenlabsOptionsSchema,
-  mount: (options) => {
+  mount: (options: ElevenLabsOptions) => {
     const tables = { models: { ...DEFAULT_MODEL_MAP, ...options.models }, voices: { ...DEFAULT_VOICE_MAP, ...options.voices } }
     return { routes: [...speechRoutes(tables), ...catalogRoutes(tables)], realtime: realtimeEndpoints(tables) }
   },
