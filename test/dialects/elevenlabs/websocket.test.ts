@@ -2,6 +2,7 @@
 // over `ws` against the real server, typed with the SDK's own message types.
 import type { ElevenLabs } from '@elevenlabs/elevenlabs-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ffmpegDecode } from '../../helpers/decode.js'
 import { testEngine, voiceId } from '../../helpers/engine.js'
 import { KEY, start, TEST_KEYS, WsClient, type Running } from '../../helpers/server.js'
 
@@ -85,6 +86,29 @@ describe.each(['standalone', 'fastify'] as const)('ElevenLabs WebSockets on %s',
     expect(of(client, 'turn')).toHaveLength(at)
     expect(audioOf(of(client, 'turn')).length / 2 / 16000).toBeLessThan(30)
     client.socket.close()
+    await client.closed
+  })
+})
+
+describe('ElevenLabs WebSockets: compressed audio (standalone)', () => {
+  let server: Running
+  beforeAll(async () => {
+    server = await start('standalone', { engine, keys: TEST_KEYS })
+  })
+  afterAll(() => server.close())
+
+  it('mp3_22050_32: a context\'s chunks join into one MP3 of plausible length, every word aligned', async () => {
+    const client = await WsClient.connect(url(server, 'multi-stream-input', 'model_id=eleven_turbo_v2_5&output_format=mp3_22050_32'), { headers: { 'xi-api-key': KEY } })
+    const text = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
+    client.send({ text: ' ', context_id: 'mp3' })
+    client.send({ text, context_id: 'mp3', flush: true })
+    client.send({ context_id: 'mp3', close_context: true })
+    await client.until(() => finals(of(client, 'mp3')).length === 1)
+    const decoded = ffmpegDecode(audioOf(of(client, 'mp3')), 'mp3')
+    expect(decoded.sampleRate).toBe(22050)
+    expect(decoded.samples.length / 22050).toBeGreaterThan(3)
+    expect(of(client, 'mp3').flatMap((e) => e.alignment?.chars ?? []).join('')).toBe(`${text} `)
+    client.send({ close_socket: true })
     await client.closed
   })
 })

@@ -138,16 +138,18 @@ class ElevenLabsTranslator implements RealtimeTranslator {
     }
     const id = event.context_id
     const context = this.multi ? { contextId: id } : {}
-    if (event.audio === '') {
-      if (!event.final || this.ended.has(id)) return []
+    if (event.audio === '' && event.final) {
+      if (this.ended.has(id)) return []
       this.ended.add(id)
       this.live.delete(id)
       this.unflushed.delete(id)
       return [{ isFinal: true, ...context }]
     }
-    this.ended.delete(id)
     const words = 'alignment' in event && event.alignment ? event.alignment : undefined
     const timed = (words?.words ?? []).map((word, index) => ({ index, text: word, startMs: words!.word_start_times_milliseconds[index]!, endMs: words!.word_end_times_milliseconds[index]! }))
+    // A compressed stream's encoder may hold a chunk's audio for later: its words still go out now.
+    if (event.audio === '' && timed.length === 0) return []
+    this.ended.delete(id)
     // The chunk's words as spoken, each followed by a space: times from the start of the context's audio.
     const alignment = timed.length > 0 ? socketAlignment(alignText(timed.map((w) => `${w.text} `).join(''), timed)) : null
     return [{ audio: event.audio, isFinal: false, alignment, normalizedAlignment: alignment, ...context }]
