@@ -56,19 +56,31 @@ export class CharacterAligner {
   }
 }
 
-export function joinTimes(...parts: CharTimes[]): CharTimes {
-  return { chars: parts.flatMap((p) => p.chars), startsMs: parts.flatMap((p) => p.startsMs), endsMs: parts.flatMap((p) => p.endsMs) }
-}
-
 /** The whole text aligned with its words. */
 export function alignText(text: string, words: readonly TimedWord[]): CharTimes {
   const aligner = new CharacterAligner(text)
-  return joinTimes(aligner.next(words), aligner.finish())
+  const found = aligner.next(words)
+  const rest = aligner.finish()
+  return { chars: [...found.chars, ...rest.chars], startsMs: [...found.startsMs, ...rest.startsMs], endsMs: [...found.endsMs, ...rest.endsMs] }
 }
 
-/** The words as spoken, joined by single spaces: ElevenLabs' normalized text. */
-export function normalizedText(words: readonly TimedWord[]): string {
-  return words.map((w) => w.text).join(' ')
+/** ElevenLabs' normalized text: the words as spoken, joined by single spaces, aligned as they come (each space takes the gap). */
+export class SpokenAligner {
+  private started = false
+  private lastEndMs = 0
+
+  next(words: readonly TimedWord[]): CharTimes {
+    const out: CharTimes = { chars: [], startsMs: [], endsMs: [] }
+    for (const word of words) {
+      const startMs = Math.max(word.startMs, this.lastEndMs)
+      const endMs = Math.max(word.endMs, startMs)
+      if (this.started) spread(out, ' ', this.lastEndMs, startMs)
+      spread(out, word.text, startMs, endMs)
+      this.started = true
+      this.lastEndMs = endMs
+    }
+    return out
+  }
 }
 
 // Floored, so that no time passes the end of the audio.

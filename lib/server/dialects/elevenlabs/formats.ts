@@ -13,7 +13,6 @@ export interface DialectFormat {
   /** The SPEC's output_format fields (the engine's gate checks them once more). */
   fields: OutputFormatRequest
   contentType: string
-  sampleRate: number
 }
 
 const SUPPORTED = [
@@ -49,20 +48,20 @@ export function parseOutputFormat(name: string | null | undefined): DialectForma
   switch (codec) {
     case 'mp3':
       if (!mp3BitRates(rate).includes(bitRate)) throw refuse(given, `an MP3 at ${rate} Hz takes ${mp3BitRates(rate).map((b) => b / 1000).join('|')} kbps`)
-      return { fields: { container: 'mp3', sample_rate: rate, bit_rate: bitRate }, contentType: 'audio/mpeg', sampleRate: rate }
+      return { fields: { container: 'mp3', sample_rate: rate, bit_rate: bitRate }, contentType: 'audio/mpeg' }
     case 'opus':
       if (rate !== 48000) throw refuse(given, 'Opus is served at 48000 Hz')
       if (bitRate < OPUS_BIT_RATE_RANGE.min || bitRate > OPUS_BIT_RATE_RANGE.max) throw refuse(given, 'no such Opus bit rate')
-      return { fields: { container: 'ogg', sample_rate: rate, bit_rate: bitRate }, contentType: 'audio/ogg; codecs=opus', sampleRate: rate }
+      return { fields: { container: 'ogg', sample_rate: rate, bit_rate: bitRate }, contentType: 'audio/ogg; codecs=opus' }
     case 'pcm':
-      return { fields: { container: 'raw', encoding: 'pcm_s16le', sample_rate: rate }, contentType: 'audio/pcm', sampleRate: rate }
+      return { fields: { container: 'raw', encoding: 'pcm_s16le', sample_rate: rate }, contentType: 'audio/pcm' }
     case 'wav':
-      return { fields: { container: 'wav', encoding: 'pcm_s16le', sample_rate: rate }, contentType: 'audio/wav', sampleRate: rate }
+      return { fields: { container: 'wav', encoding: 'pcm_s16le', sample_rate: rate }, contentType: 'audio/wav' }
     default: {
       // ulaw and alaw: G.711 telephony, 8 kHz only.
       if (rate !== 8000) throw refuse(given, `${codec} is served at 8000 Hz`)
       const encoding = codec === 'ulaw' ? 'pcm_mulaw' : 'pcm_alaw'
-      return { fields: { container: 'raw', encoding, sample_rate: rate }, contentType: codec === 'ulaw' ? 'audio/basic' : 'audio/x-alaw-basic', sampleRate: rate }
+      return { fields: { container: 'raw', encoding, sample_rate: rate }, contentType: codec === 'ulaw' ? 'audio/basic' : 'audio/x-alaw-basic' }
     }
   }
 }

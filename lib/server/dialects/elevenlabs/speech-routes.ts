@@ -6,7 +6,7 @@
 import type { Alignment, TimedWord } from '../../../engine/alignment.js'
 import { route, type AnyRoute, type RouteContext } from '../../routes.js'
 import { startStream } from '../../tts-routes.js'
-import { alignText, CharacterAligner, httpAlignment, normalizedText, type CharTimes } from './alignment.js'
+import { alignText, CharacterAligner, httpAlignment, SpokenAligner, type CharTimes } from './alignment.js'
 import { ELEVENLABS_DIALECT } from './errors.js'
 import { parseOutputFormat } from './formats.js'
 import { speechBodySchema, speechRequest, type DialectTables, type SpeechBody } from './requests.js'
@@ -33,23 +33,13 @@ function timestamped(audioBase64: string, alignment: CharTimes, normalized: Char
 /** One line of /stream/with-timestamps per chunk: its audio, and the characters its words close. */
 async function* timestampLines(chunks: AsyncIterable<{ audio: Buffer; words: TimedWord[] }>, text: string): AsyncGenerator<Buffer> {
   const aligner = new CharacterAligner(text)
-  const spoken: TimedWord[] = []
-  let normalizedFrom = 0
-  const normalizedPart = (final: boolean) => {
-    // The normalized text grows as words come: each part is what the text of the words so far adds.
-    const so = normalizedText(spoken) + (final || spoken.length === 0 ? '' : ' ')
-    const all = alignText(so, spoken)
-    const part = { chars: all.chars.slice(normalizedFrom), startsMs: all.startsMs.slice(normalizedFrom), endsMs: all.endsMs.slice(normalizedFrom) }
-    normalizedFrom = all.chars.length
-    return part
-  }
+  const spoken = new SpokenAligner()
   for await (const chunk of chunks) {
     if (chunk.audio.length === 0 && chunk.words.length === 0) continue
-    spoken.push(...chunk.words)
-    yield Buffer.from(JSON.stringify(timestamped(chunk.audio.toString('base64'), aligner.next(chunk.words), normalizedPart(false))) + '\n')
+    yield Buffer.from(JSON.stringify(timestamped(chunk.audio.toString('base64'), aligner.next(chunk.words), spoken.next(chunk.words))) + '\n')
   }
   const rest = aligner.finish()
-  if (rest.chars.length > 0) yield Buffer.from(JSON.stringify(timestamped('', rest, normalizedPart(true))) + '\n')
+  if (rest.chars.length > 0) yield Buffer.from(JSON.stringify(timestamped('', rest, spoken.next([]))) + '\n')
 }
 
 export function speechRoutes(tables: DialectTables): AnyRoute[] {
@@ -80,7 +70,7 @@ export function speechRoutes(tables: DialectTables): AnyRoute[] {
         const { request } = await prepared(tables, context)
         const spoken = await context.engine.synthesizeWithTimestamps(request, { signal: context.signal })
         const words = timedWords(spoken.alignment)
-        return { status: 200, json: timestamped(spoken.audio_base64, alignText(context.body.text, words), alignText(normalizedText(words), words)) }
+        return { status: 200, json: timestamped(spoken.audio_base64, alignText(context.body.text, words), new SpokenAligner().next(words)) }
       },
     }),
     route<SpeechBody>({
