@@ -22,9 +22,7 @@ export interface DialectDefinition<Options> {
 }
 
 /** Each dialect, in the order its routes are tried on a path two of them share. */
-const DIALECTS: readonly DialectDefinition<any>[] = [
-  ELEVENLABS,
-]  // eslint-disable-line @typescript-eslint/no-explicit-any
+const DIALECTS: readonly DialectDefinition<any>[] = [ELEVENLABS]  // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const dialectsOptionSchema = z
   .object(Object.fromEntries(DIALECTS.map((dialect) => [dialect.name, z.union([z.boolean(), dialect.options]).optional()])))

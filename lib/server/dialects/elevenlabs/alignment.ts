@@ -5,7 +5,12 @@
  * Words the text does not hold as written fall into the gap. The characters joined are the text,
  * and every time lies between 0 and the last word's end, inside the audio.
  */
-import type { TimedWord } from '../../../engine/alignment.js'
+import type { Alignment, TimedWord } from '../../../engine/alignment.js'
+
+/** The SPEC's word alignment (three arrays) as timed words. */
+export function timedWords(alignment: Alignment): TimedWord[] {
+  return alignment.words.map((text, index) => ({ index, text, startMs: alignment.word_start_times_milliseconds[index]!, endMs: alignment.word_end_times_milliseconds[index]! }))
+}
 
 /** A stretch of characters and their times, in ms. */
 export interface CharTimes {

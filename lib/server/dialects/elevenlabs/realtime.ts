@@ -15,7 +15,7 @@ import { DEFAULT_CONTEXT_ID, frameObject, parseMessageFields, type ClientMessage
 import { parseWith } from '../../../validation/parse.js'
 import { header } from '../../dialect.js'
 import type { RealtimeEndpoint, RealtimeTranslator } from '../../realtime-endpoint.js'
-import { alignText, socketAlignment } from './alignment.js'
+import { alignText, socketAlignment, timedWords } from './alignment.js'
 import { ELEVENLABS_DIALECT, ELEVENLABS_STATUS } from './errors.js'
 import { parseOutputFormat } from './formats.js'
 import { svcModelId } from './models.js'
@@ -145,8 +145,7 @@ class ElevenLabsTranslator implements RealtimeTranslator {
       this.unflushed.delete(id)
       return [{ isFinal: true, ...context }]
     }
-    const words = 'alignment' in event && event.alignment ? event.alignment : undefined
-    const timed = (words?.words ?? []).map((word, index) => ({ index, text: word, startMs: words!.word_start_times_milliseconds[index]!, endMs: words!.word_end_times_milliseconds[index]! }))
+    const timed = 'alignment' in event && event.alignment ? timedWords(event.alignment) : []
     // A compressed stream's encoder may hold a chunk's audio for later: its words still go out now.
     if (event.audio === '' && timed.length === 0) return []
     this.ended.delete(id)

@@ -3,10 +3,10 @@
  * the engine's calls. The text is charged, then spoken as the SPEC request it maps to; streams
  * start (first chunk awaited) before answering, so an early failure gets its real status.
  */
-import type { Alignment, TimedWord } from '../../../engine/alignment.js'
+import type { TimedWord } from '../../../engine/alignment.js'
 import { route, type AnyRoute, type RouteContext } from '../../routes.js'
 import { startStream } from '../../tts-routes.js'
-import { alignText, CharacterAligner, httpAlignment, SpokenAligner, type CharTimes } from './alignment.js'
+import { alignText, CharacterAligner, httpAlignment, SpokenAligner, timedWords, type CharTimes } from './alignment.js'
 import { ELEVENLABS_DIALECT } from './errors.js'
 import { parseOutputFormat } from './formats.js'
 import { speechBodySchema, speechRequest, type DialectTables, type SpeechBody } from './requests.js'
@@ -20,10 +20,6 @@ async function prepared(tables: DialectTables, context: RouteContext<SpeechBody>
   const request = speechRequest(tables, context.params.voice_id ?? '', context.body, format.fields)
   await context.charge(context.body.text.length)
   return { format, request }
-}
-
-function timedWords(alignment: Alignment): TimedWord[] {
-  return alignment.words.map((text, index) => ({ index, text, startMs: alignment.word_start_times_milliseconds[index]!, endMs: alignment.word_end_times_milliseconds[index]! }))
 }
 
 function timestamped(audioBase64: string, alignment: CharTimes, normalized: CharTimes) {
