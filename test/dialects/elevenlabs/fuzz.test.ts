@@ -80,10 +80,10 @@ function frame(next: Next): string | Buffer {
   return JSON.stringify(next() < 0.4 ? mutate(next, message) : message)
 }
 
-describe('the ElevenLabs dialect under fuzz (standalone)', () => {
+describe.each(['standalone', 'fastify'] as const)('the ElevenLabs dialect under fuzz (%s)', (adapter) => {
   let server: Running
   beforeAll(async () => {
-    server = await start('standalone', { engine, keys: TEST_KEYS })
+    server = await start(adapter, { engine, keys: TEST_KEYS })
   })
   afterAll(() => server.close())
 

@@ -128,6 +128,15 @@ describe('ElevenLabs WebSockets: refusals in ElevenLabs\' shape (standalone)', (
     expect(received(client)).toEqual([{ error: 'invalid_api_key', message: expect.any(String), code: 401 }])
   })
 
+  it('the key may come as the xi_api_key query parameter', async () => {
+    const client = await WsClient.connect(url(server, 'stream-input', `model_id=eleven_flash_v2_5&output_format=pcm_16000&xi_api_key=${KEY}`))
+    client.send({ text: ' ' })
+    client.send({ text: 'Hello there.', flush: true })
+    client.send({ text: '' })
+    expect((await client.closed).code).toBe(1000)
+    expect(audioOf(received(client)).length / 2 / 16000).toBeGreaterThan(0.4)
+  })
+
   it('a bad key in the header refuses the handshake with a 401 in ElevenLabs\' shape', async () => {
     const refused = await WsClient.connect(url(server, 'multi-stream-input'), { headers: { 'xi-api-key': 'sk_wrong_key_0123456789abcdef0123' } }).then(
       () => undefined,
