@@ -157,13 +157,16 @@ describe('ElevenLabs WebSockets: refusals in ElevenLabs\' shape (standalone)', (
     await client.closed
   })
 
-  it('an unknown voice: the context\'s error carries its contextId', async () => {
+  it('an unknown voice: the error of each message that would start a context carries its contextId, and the socket still ends', async () => {
     const client = await WsClient.connect(`${server.ws}/v1/text-to-speech/no-such-voice/multi-stream-input?output_format=pcm_16000`, { headers: { 'xi-api-key': KEY } })
     client.send({ text: ' ', context_id: 'x' })
-    client.send({ text: 'Hello there. ', context_id: 'x', flush: true })
-    await client.until(() => received(client).some((e) => e.error === 'voice_not_found'))
-    expect(received(client).find((e) => e.error === 'voice_not_found')).toMatchObject({ code: 404 })
-    client.socket.close()
-    await client.closed
+    client.send({ text: 'Hello there. ', context_id: 'y', flush: true })
+    await client.until(() => received(client).length === 2)
+    expect(received(client)).toEqual([
+      { error: 'voice_not_found', message: expect.any(String), code: 404, contextId: 'x' },
+      { error: 'voice_not_found', message: expect.any(String), code: 404, contextId: 'y' },
+    ])
+    client.send({ close_socket: true })
+    expect((await client.closed).code).toBe(1000)
   })
 })

@@ -10,7 +10,7 @@
  * pass the one gate; the connection's events become ElevenLabs' audio, isFinal and error messages.
  */
 import { z } from 'zod'
-import { ERROR_STATUS, TtsError, isTtsError } from '../../../errors.js'
+import { ERROR_STATUS, TtsError, isTtsError, type ErrorCode } from '../../../errors.js'
 import { DEFAULT_CONTEXT_ID, frameObject, parseMessageFields, type ClientMessage, type ServerMessage } from '../../../realtime/messages.js'
 import { parseWith } from '../../../validation/parse.js'
 import { header } from '../../dialect.js'
@@ -63,8 +63,13 @@ function messageKey(text: string): string | undefined {
   }
 }
 
+/** What refuses initializeConnection itself (not a context): the connection stays uninitialised. */
+const INITIALIZE_REFUSALS: ReadonlySet<ErrorCode> = new Set(['MODEL_NOT_FOUND', 'VOICE_NOT_FOUND', 'FORMAT_NOT_RECOGNIZED', 'INVALID_LANGUAGE'])
+
 class ElevenLabsTranslator implements RealtimeTranslator {
   private initialized = false
+  /** The context of the frame that initialised the connection, until its audio shows it took: a refusal of the initialisation is that context's. */
+  private initializing: string | undefined
   /** Contexts started and not yet final. */
   private readonly live = new Set<string>()
   /** Contexts with text since their last flush: closing one of them drops that text, as ElevenLabs does. */
@@ -84,11 +89,12 @@ class ElevenLabsTranslator implements RealtimeTranslator {
     // Ending needs no initialised connection: a client whose first message was refused can still end.
     if (this.multi ? frame.close_socket === true : frame.text === '') return [parseMessageFields({ terminate: true })]
     const out: ClientMessage[] = []
+    const id = frame.context_id ?? DEFAULT_CONTEXT_ID
     if (!this.initialized) {
       out.push(this.initialize(frame))
       this.initialized = true
+      this.initializing = id
     }
-    const id = frame.context_id ?? DEFAULT_CONTEXT_ID
     if (this.multi && frame.close_context === true) {
       if (!this.live.has(id)) return out
       const close = this.unflushed.has(id) ? { context_id: id, cancel: true } : { context_id: id, close_context: true }
@@ -133,7 +139,15 @@ class ElevenLabsTranslator implements RealtimeTranslator {
 
   events(event: ServerMessage): unknown[] {
     if ('error_code' in event) {
-      const context = this.multi && event.context_id !== undefined ? { contextId: event.context_id } : {}
+      const refusedInitialization = event.context_id === undefined && this.initializing !== undefined && INITIALIZE_REFUSALS.has(event.error_code)
+      let contextId = event.context_id
+      if (refusedInitialization) {
+        // The connection was not initialised: the next message that starts a context initialises it again.
+        this.initialized = false
+        this.live.delete(this.initializing!)
+        contextId = this.initializing
+      }
+      const context = this.multi && contextId !== undefined ? { contextId } : {}
       return [{ error: ELEVENLABS_STATUS[event.error_code], message: event.message, code: ERROR_STATUS[event.error_code], ...context }]
     }
     const id = event.context_id
@@ -149,6 +163,7 @@ class ElevenLabsTranslator implements RealtimeTranslator {
     // A compressed stream's encoder may hold a chunk's audio for later: its words still go out now.
     if (event.audio === '' && timed.length === 0) return []
     this.ended.delete(id)
+    this.initializing = undefined
     // The chunk's words as spoken, each followed by a space: times from the start of the context's audio.
     const alignment = timed.length > 0 ? socketAlignment(alignText(timed.map((w) => `${w.text} `).join(''), timed)) : null
     return [{ audio: event.audio, isFinal: false, alignment, normalizedAlignment: alignment, ...context }]
