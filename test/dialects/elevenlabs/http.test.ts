@@ -1,11 +1,11 @@
 // The ElevenLabs dialect over HTTP, driven by the official @elevenlabs/elevenlabs-js client against
-// the real server: every route on the standalone server, the core ones on Fastify too.
+// the real server: every route on the standalone server, the core ones on each adapter (standalone, Express, Fastify).
 import { ElevenLabsError } from '@elevenlabs/elevenlabs-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ffmpegDecode } from '../../helpers/decode.js'
 import { testEngine, voiceId } from '../../helpers/engine.js'
 import type { Route } from '../../../lib/server/routes.js'
-import { KEY, start, TEST_KEYS, type Running } from '../../helpers/server.js'
+import { ADAPTERS, KEY, start, TEST_KEYS, type Running } from '../../helpers/server.js'
 import { client, readAll, readTimed } from './client.js'
 
 const engine = await testEngine()
@@ -41,7 +41,7 @@ function expectAlignment(alignment: { characters: string[]; characterStartTimesS
 
 const pcmSeconds = (pcm: Buffer, rate: number) => pcm.length / 2 / rate
 
-describe.each(['standalone', 'fastify'] as const)('ElevenLabs over HTTP on %s', (adapter) => {
+describe.each(ADAPTERS)('ElevenLabs over HTTP on %s', (adapter) => {
   let server: Running
   beforeAll(async () => {
     server = await start(adapter, { engine, keys: TEST_KEYS })

@@ -4,7 +4,7 @@ import type { ElevenLabs } from '@elevenlabs/elevenlabs-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ffmpegDecode } from '../../helpers/decode.js'
 import { testEngine, voiceId } from '../../helpers/engine.js'
-import { KEY, start, TEST_KEYS, WsClient, type Running } from '../../helpers/server.js'
+import { ADAPTERS, KEY, start, TEST_KEYS, WsClient, type Running } from '../../helpers/server.js'
 
 const engine = await testEngine()
 const SARAH = voiceId('Sarah')
@@ -19,7 +19,7 @@ function url(server: Running, socket: 'stream-input' | 'multi-stream-input', que
   return `${server.ws}/v1/text-to-speech/${SARAH}/${socket}?${query}`
 }
 
-describe.each(['standalone', 'fastify'] as const)('ElevenLabs WebSockets on %s', (adapter) => {
+describe.each(ADAPTERS)('ElevenLabs WebSockets on %s', (adapter) => {
   let server: Running
   beforeAll(async () => {
     server = await start(adapter, { engine, keys: TEST_KEYS })
