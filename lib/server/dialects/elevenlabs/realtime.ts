@@ -70,12 +70,16 @@ class ElevenLabsTranslator implements RealtimeTranslator {
   private initialized = false
   /** The context of the frame that initialised the connection, until its audio shows it took: a refusal of the initialisation is that context's. */
   private initializing: string | undefined
-  /** Contexts started and not yet final. */
+  /**
+   * Contexts started and not yet ended (by isFinal or an error of theirs: at most the server's live
+   * contexts, and those whose start is in flight). An error leaves a context live at times (a write
+   * past its length); dropping it costs only the rare uses below, never a context left unclosed.
+   */
   private readonly live = new Set<string>()
-  /** Contexts with text since their last flush: closing one of them drops that text, as ElevenLabs does. */
+  /** Live contexts with text since their last flush: closing one of them drops that text, as ElevenLabs does. */
   private readonly unflushed = new Set<string>()
-  /** Contexts whose isFinal went out (the connection may end a context with two final outputs). */
-  private readonly ended = new Set<string>()
+  /** The context whose isFinal just went out: the connection ends a context with two final outputs in a row. */
+  private lastFinal: string | undefined
 
   constructor(
     private readonly multi: boolean,
@@ -96,7 +100,6 @@ class ElevenLabsTranslator implements RealtimeTranslator {
       this.initializing = id
     }
     if (this.multi && frame.close_context === true) {
-      if (!this.live.has(id)) return out
       const close = this.unflushed.has(id) ? { context_id: id, cancel: true } : { context_id: id, close_context: true }
       return [...out, parseMessageFields(close)]
     }
@@ -116,7 +119,7 @@ class ElevenLabsTranslator implements RealtimeTranslator {
     const message = parseMessageFields({ context_id: id, transcript: frame.text, force: flush, ...(speed !== undefined && { speed }) })
     if (starting) {
       this.live.add(id)
-      this.ended.delete(id)
+      if (this.lastFinal === id) this.lastFinal = undefined
     }
     if (flush) this.unflushed.delete(id)
     else if (frame.text.trim()) this.unflushed.add(id)
@@ -137,6 +140,11 @@ class ElevenLabsTranslator implements RealtimeTranslator {
     })
   }
 
+  private forget(id: string): void {
+    this.live.delete(id)
+    this.unflushed.delete(id)
+  }
+
   events(event: ServerMessage): unknown[] {
     if ('error_code' in event) {
       const refusedInitialization = event.context_id === undefined && this.initializing !== undefined && INITIALIZE_REFUSALS.has(event.error_code)
@@ -144,25 +152,24 @@ class ElevenLabsTranslator implements RealtimeTranslator {
       if (refusedInitialization) {
         // The connection was not initialised: the next message that starts a context initialises it again.
         this.initialized = false
-        this.live.delete(this.initializing!)
         contextId = this.initializing
       }
+      if (contextId !== undefined) this.forget(contextId)
       const context = this.multi && contextId !== undefined ? { contextId } : {}
       return [{ error: ELEVENLABS_STATUS[event.error_code], message: event.message, code: ERROR_STATUS[event.error_code], ...context }]
     }
     const id = event.context_id
     const context = this.multi ? { contextId: id } : {}
     if (event.audio === '' && event.final) {
-      if (this.ended.has(id)) return []
-      this.ended.add(id)
-      this.live.delete(id)
-      this.unflushed.delete(id)
+      if (this.lastFinal === id) return []
+      this.lastFinal = id
+      this.forget(id)
       return [{ isFinal: true, ...context }]
     }
     const timed = 'alignment' in event && event.alignment ? timedWords(event.alignment) : []
     // A compressed stream's encoder may hold a chunk's audio for later: its words still go out now.
     if (event.audio === '' && timed.length === 0) return []
-    this.ended.delete(id)
+    this.lastFinal = undefined
     this.initializing = undefined
     // The chunk's words as spoken, each followed by a space: times from the start of the context's audio.
     const alignment = timed.length > 0 ? socketAlignment(alignText(timed.map((w) => `${w.text} `).join(''), timed)) : null
