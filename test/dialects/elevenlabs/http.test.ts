@@ -4,8 +4,7 @@ import { ElevenLabsError } from '@elevenlabs/elevenlabs-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ffmpegDecode } from '../../helpers/decode.js'
 import { testEngine, voiceId } from '../../helpers/engine.js'
-import type { Route } from '../../../lib/server/routes.js'
-import { ADAPTERS, KEY, start, TEST_KEYS, type Running } from '../../helpers/server.js'
+import { ADAPTERS, start, TEST_KEYS, type Running } from '../../helpers/server.js'
 import { client, readAll, readTimed } from './client.js'
 
 const engine = await testEngine()
@@ -172,18 +171,6 @@ describe('ElevenLabs over HTTP: the rest of the routes (standalone)', () => {
     expect(flash.canDoTextToSpeech).toBe(true)
     expect(flash.languages!.map((l) => l.languageId)).toEqual(['en', 'es', 'fr', 'de', 'it', 'pt'])
     expect(flash.languages![0]!.name).toBe('English')
-  })
-
-  it('GET /v1/models is claimed by xi-api-key: without it, the path\'s other route (OpenAI\'s, here a stand-in) serves', async () => {
-    const other: Route = { method: 'GET', path: '/v1/models', scope: null, versionRequired: false, concurrent: false, handle: async () => ({ status: 200, json: { object: 'list', data: [] } }) }
-    const shared = await start('standalone', { engine, keys: TEST_KEYS, routes: [other] })
-    try {
-      expect(await client(shared.base).models.list()).toEqual(expect.arrayContaining([expect.objectContaining({ modelId: 'eleven_flash_v2_5' })]))
-      const bearer = await fetch(`${shared.base}/v1/models`, { headers: { authorization: `Bearer ${KEY}` } })
-      expect(await bearer.json()).toEqual({ object: 'list', data: [] })
-    } finally {
-      await shared.close()
-    }
   })
 
   it('a famous premade voice id speaks with its mapped voice', async () => {

@@ -4,7 +4,6 @@
 import OpenAI, { AuthenticationError, BadRequestError, NotFoundError } from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ModelId } from '../../../lib/index.js'
-import type { Route } from '../../../lib/server/routes.js'
 import { decodeWav, rms, s16 } from '../../helpers/audio.js'
 import { ffmpegDecode } from '../../helpers/decode.js'
 import { testEngine, voiceId } from '../../helpers/engine.js'
@@ -251,31 +250,6 @@ describe('the dialect\'s options', () => {
       expect(((await gone.json()) as { error_code: string }).error_code).toBe('ROUTE_NOT_FOUND')
     } finally {
       await Promise.all([configured.close(), off.close()])
-    }
-  })
-
-  it('GET /v1/models is the fallback of its path: a route of another dialect that claims a request (xi-api-key) serves it, OpenAI\'s every other', async () => {
-    // Stands in for the ElevenLabs dialect's route, which claims requests carrying xi-api-key.
-    const claiming: Route = {
-      method: 'GET',
-      path: '/v1/models',
-      scope: 'text_to_speech',
-      versionRequired: false,
-      concurrent: false,
-      dialect: { name: 'other', key: (headers) => headers['xi-api-key'] as string | undefined, errorBody: (error) => ({ detail: error.message }) },
-      claims: (headers) => headers['xi-api-key'] !== undefined,
-      handle: async () => ({ status: 200, json: [{ model_id: 'other' }] }),
-    }
-    const server = await start('standalone', { engine, keys: TEST_KEYS, routes: [claiming] })
-    try {
-      expect(await (await fetch(`${server.base}/v1/models`, { headers: { 'xi-api-key': KEY } })).json()).toEqual([{ model_id: 'other' }])
-      const openai = await fetch(`${server.base}/v1/models`, { headers: { authorization: `Bearer ${KEY}` } })
-      expect(((await openai.json()) as { object: string }).object).toBe('list')
-      const refused = await fetch(`${server.base}/v1/models`)
-      expect(refused.status).toBe(401)
-      expect(await refused.json()).toMatchObject({ error: { code: 'invalid_api_key' } })
-    } finally {
-      await server.close()
     }
   })
 })
