@@ -17,7 +17,7 @@ import type { AnyRoute, RouteResponse } from './routes.js'
 import { errorResponse, notFound } from './responses.js'
 import { serviceOptionsSchema, type ServiceOptions } from './service-options.js'
 import { TtsService, type AdmittedRequest } from './service.js'
-import { loggedPath } from './target.js'
+import { loggedPath, parseTarget } from './target.js'
 import { discardRefusedBody, endConnectionIfClosing } from './node-http.js'
 import { serveWebSocket } from './websocket.js'
 
@@ -153,7 +153,7 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
             if (!reply.raw.writableFinished) controller.abort()
           })
           try {
-            admissions.set(request, await service.admit(route, request.headers, request.params as Record<string, string>, controller.signal))
+            admissions.set(request, await service.admit(route, request.headers, request.params as Record<string, string>, controller.signal, parseTarget(request.url).query))
           } catch (error) {
             const { status, headers, json } = errorResponse(error, service.dialectOf(route, request.headers))
             discardRefusedBody(request.raw, reply.raw)

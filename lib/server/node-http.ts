@@ -108,7 +108,7 @@ export async function serveRoute(service: TtsService, route: AnyRoute, request: 
   endConnectionIfClosing(service, response)
   let result: RouteResponse
   try {
-    const admitted = await service.admit(route, request.headers, params, signal)
+    const admitted = await service.admit(route, request.headers, params, signal, parseTarget(request.url).query)
     let body: unknown
     try {
       body = route.body === 'stream' ? request : parsedBody !== undefined ? parsedBody : route.body === undefined ? undefined : await readBody(request, admitted.bodyLimit, route.tooLarge)

@@ -31,6 +31,8 @@ export interface RouteContext<Body = unknown> {
   body: Body
   /** Path parameters (`/voices/:voice_id` gives `params.voice_id`). */
   params: Record<string, string>
+  /** The target's query (dialects whose APIs put options there: ElevenLabs' `output_format`). */
+  query: URLSearchParams
   headers: IncomingHttpHeaders
   /** Aborted when the client goes away or the server shuts down. */
   signal: AbortSignal

@@ -41,6 +41,7 @@ export interface ServiceInput {
   /** The raw body, or a value a framework already parsed as JSON. */
   body: Buffer | unknown
   params?: Record<string, string>
+  query?: URLSearchParams
   /** Aborted when the client goes away. */
   signal: AbortSignal
 }
@@ -159,7 +160,7 @@ export class TtsService {
    * the key and its scope, the request rate, a concurrency slot, and the length the client declared.
    * Throws the refusal.
    */
-  async admit(mounted: AnyRoute, headers: IncomingHttpHeaders, params: Record<string, string>, signal: AbortSignal): Promise<AdmittedRequest> {
+  async admit(mounted: AnyRoute, headers: IncomingHttpHeaders, params: Record<string, string>, signal: AbortSignal, query = new URLSearchParams()): Promise<AdmittedRequest> {
     if (this.closing) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
     const route = mounted.choose?.(headers) ?? mounted
     const dialect = route.dialect ?? SPEC_DIALECT
@@ -196,6 +197,7 @@ export class TtsService {
             principal,
             body: routeBody(route, body),
             params,
+            query,
             headers,
             signal: controller.signal,
             charge: async (characters) => {
@@ -261,7 +263,7 @@ export class TtsService {
   async handle(route: AnyRoute, input: ServiceInput): Promise<RouteResponse> {
     let admitted: AdmittedRequest
     try {
-      admitted = await this.admit(route, input.headers, input.params ?? {}, input.signal)
+      admitted = await this.admit(route, input.headers, input.params ?? {}, input.signal, input.query)
     } catch (error) {
       return errorResponse(error, this.dialectOf(route, input.headers))
     }

@@ -14,7 +14,7 @@ async function charged({ body, charge }: RouteContext<ParsedSynthesisRequest>, d
 }
 
 /** The first chunk is awaited before answering, so a request that fails early gets its real status. */
-async function startStream(stream: AsyncGenerator<Buffer>): Promise<AsyncIterable<Buffer>> {
+export async function startStream(stream: AsyncGenerator<Buffer>): Promise<AsyncIterable<Buffer>> {
   const first = await stream.next()
   return (async function* () {
     if (first.done) return

@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import type { RealtimeEndpoint } from '../realtime-endpoint.js'
 import type { AnyRoute } from '../routes.js'
+import { CARTESIA } from './cartesia/index.js'
 
 export interface DialectMount {
   routes: readonly AnyRoute[]
@@ -21,7 +22,9 @@ export interface DialectDefinition<Options> {
 }
 
 /** Each dialect, in the order its routes are tried on a path two of them share. */
-const DIALECTS: readonly DialectDefinition<any>[] = []  // eslint-disable-line @typescript-eslint/no-explicit-any
+const DIALECTS: readonly DialectDefinition<any>[] = [  // eslint-disable-line @typescript-eslint/no-explicit-any
+  CARTESIA,
+]
 
 export const dialectsOptionSchema = z
   .object(Object.fromEntries(DIALECTS.map((dialect) => [dialect.name, z.union([z.boolean(), dialect.options]).optional()])))
