@@ -66,14 +66,14 @@ export class CartesiaTranslator implements RealtimeTranslator {
   private readonly contexts = new Map<string, OpenContext>()
   /** The context whose message initialised the connection, until the next frame: a failure to initialise is its error. */
   private initializing: string | undefined
-  /** A context whose initialisation failed: the connection's refusals of the rest of its frame are not sent again. */
-  private failedInit: string | undefined
+  /** Contexts refused while the current frame is handled: one request is refused once, not again for each SPEC message it became. */
+  private readonly refused = new Set<string>()
 
   constructor(private readonly models: ModelTable) {}
 
   messages(text: string): ClientMessage[] {
     this.initializing = undefined
-    this.failedInit = undefined
+    this.refused.clear()
     const fields = frameObject(text)
     const contextId = typeof fields.context_id === 'string' && fields.context_id.length <= 128 ? fields.context_id : undefined
     try {
@@ -186,13 +186,13 @@ export class CartesiaTranslator implements RealtimeTranslator {
     if (id === undefined && this.initializing !== undefined) {
       // initializeConnection failed (its voice, model or format): the error is its context's, and the next request initialises again.
       id = this.initializing
-      this.failedInit = id
       this.initializing = undefined
       this.connection = undefined
-    } else if (id !== undefined && id === this.failedInit) {
-      return []
     }
-    if (id !== undefined) this.contexts.delete(id)
+    if (id === undefined) return [errorEvent(new TtsError(code, message), id)]
+    if (this.refused.has(id)) return []
+    this.refused.add(id)
+    this.contexts.delete(id)
     return [errorEvent(new TtsError(code, message), id)]
   }
 }
