@@ -104,3 +104,11 @@ describe('the model table', () => {
     expect(refusal(() => svcModel(DEFAULT_MODELS, 'sonic-9')).code).toBe('MODEL_NOT_FOUND')
   })
 })
+
+describe('a refused first request', () => {
+  it('leaves the connection uninitialised, so the next request initialises it', () => {
+    const translator = new CartesiaTranslator(DEFAULT_MODELS)
+    expect(refusal(() => translator.messages(request({ context_id: 'a', transcript: 'Hi.', language: 'xx' }))).code).toBe('INVALID_LANGUAGE')
+    expect(kinds(translator.messages(request({ context_id: 'a', transcript: 'Hi.' })))).toEqual(['initializeConnection', 'text', 'closeContext'])
+  })
+})

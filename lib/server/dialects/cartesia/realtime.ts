@@ -126,31 +126,36 @@ export class CartesiaTranslator implements RealtimeTranslator {
     return speakingFields({ ...message, model_id, voice, output_format } as SpeechFieldsInput, this.models)
   }
 
-  /** A context's first message: it initialises the connection if it is the first of all, then opens the context with what differs. */
+  /**
+   * A context's first message: it initialises the connection if it is the first of all, then opens
+   * the context with what differs. Nothing is recorded until every message it makes has passed.
+   */
   private open(id: string, message: Message, out: ClientMessage[]): OpenContext {
     const speech = this.speechOf(message)
     if (speech.output_format.container !== 'raw') {
       throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format.container: the WebSocket sends raw audio only, not ${speech.output_format.container}`)
     }
     const connection = this.connection
-    if (!connection) {
-      const { model_id, voice, output_format } = speech
-      out.push(parseMessageFields({ model_id, voice, output_format, add_timestamps: true }))
-      this.connection = speech
-      this.initializing = id
-    } else if (!sameFormat(speech.output_format, connection.output_format)) {
+    if (connection && !sameFormat(speech.output_format, connection.output_format)) {
       throw new TtsError('FORMAT_NOT_RECOGNIZED', 'output_format: every context of a connection takes the output_format of its first request; open another connection for another format')
     }
     const base = connection ?? speech
-    out.push(parseMessageFields({
+    const { model_id, voice, output_format } = speech
+    const initialize = connection ? [] : [parseMessageFields({ model_id, voice, output_format, add_timestamps: true })]
+    const text = parseMessageFields({
       context_id: id,
       transcript: message.transcript,
       ...(message.flush && { force: true }),
-      ...(speech.model_id !== base.model_id && { model_id: speech.model_id }),
-      ...(speech.voice.id !== base.voice.id && { voice: speech.voice }),
+      ...(model_id !== base.model_id && { model_id }),
+      ...(voice.id !== base.voice.id && { voice }),
       ...(speech.language !== undefined && { language: speech.language }),
       ...(speech.speed !== undefined && { speed: speech.speed }),
-    }))
+    })
+    if (!connection) {
+      this.connection = speech
+      this.initializing = id
+    }
+    out.push(...initialize, text)
     const context: OpenContext = { speech, timestamps: message.add_timestamps ?? false, closing: false, flushes: [], lastFlushId: 0, finals: 0, lastEventAt: performance.now() }
     this.contexts.set(id, context)
     return context
