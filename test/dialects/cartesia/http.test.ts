@@ -172,6 +172,8 @@ describe('the Cartesia SDK over HTTP (standalone)', () => {
       [{ generation_config: { emotion: 'angry' } }, /emotion/],
       [{ voice: { mode: 'embedding', embedding: [0.1] } }, /embedding/],
       [{ output_format: { container: 'ogg', sample_rate: 24000 } }, /container/],
+      [{ output_format: { container: 'mp3', encoding: 'pcm_mulaw', sample_rate: 24000, bit_rate: 64000 } }, /encoding/],
+      [{ generation_config: { speed: 3 } }, /speed/],
       [{ transcript: 'Hello <shout>there</shout>.' }, /shout|markup|tag/i],
       [{ add_phoneme_timestamps: true }, /phoneme/],
     ] as const) {

@@ -90,7 +90,6 @@ export function speakingFields(request: SpeechFieldsInput, models: ModelTable): 
   if (request.pronunciation_dict_id != null) unsupported('pronunciation_dict_id', 'pronunciation dictionaries are not supported; use <phonemes> markup in the transcript')
   if (request.normalization != null && request.normalization !== 'auto') unsupported('normalization', 'only "auto" is supported (svc-tts always normalises text)')
   const { container, encoding, sample_rate, bit_rate } = request.output_format
-  if (container === 'mp3' && encoding !== undefined) throw new TtsError('FORMAT_NOT_RECOGNIZED', 'output_format.encoding: an mp3 output_format takes no encoding')
   if (container !== 'mp3' && encoding === undefined) throw new TtsError('FORMAT_NOT_RECOGNIZED', `output_format.encoding: a ${container} output_format needs an encoding (${ENCODINGS.join(', ')})`)
   if (container !== 'mp3' && bit_rate !== undefined) throw new TtsError('FORMAT_NOT_RECOGNIZED', 'output_format.bit_rate: only an mp3 output_format takes a bit_rate')
   const language = languageOf(request)

@@ -3,6 +3,7 @@
  * `chunk` events, word `timestamps` events when asked, then `done`), on the engine's streams.
  */
 import { CONTENT_TYPES } from '../../../audio/format.js'
+import { toAlignment } from '../../../engine/alignment.js'
 import type { SynthesisRequest } from '../../../engine/requests.js'
 import type { SpeechChunk } from '../../../engine/speech-session.js'
 import { TtsError } from '../../../errors.js'
@@ -10,7 +11,6 @@ import { clientFacing } from '../../dialect.js'
 import { route, type AnyRoute, type RouteContext } from '../../routes.js'
 import { CARTESIA_DIALECT } from './dialect.js'
 import { chunkEvent, doneEvent, errorEvent, timestampsEvent, wordTimestamps } from './events.js'
-import { toAlignment } from '../../../engine/alignment.js'
 import type { ModelTable } from './models.js'
 import { generationRequestSchema, speakingFields, type GenerationRequest } from './requests.js'
 
