@@ -171,6 +171,7 @@ describe('the Cartesia SDK over HTTP (standalone)', () => {
       [{ generation_config: { volume: 1.5 } }, /volume/],
       [{ generation_config: { emotion: 'angry' } }, /emotion/],
       [{ voice: { mode: 'embedding', embedding: [0.1] } }, /embedding/],
+      [{ voice: { mode: 'id', id: voiceId('Sarah'), __experimental_controls: { speed: 'fast' } } }, /generation_config/],
       [{ output_format: { container: 'ogg', sample_rate: 24000 } }, /container/],
       [{ output_format: { container: 'mp3', encoding: 'pcm_mulaw', sample_rate: 24000, bit_rate: 64000 } }, /encoding/],
       [{ generation_config: { speed: 3 } }, /speed/],

@@ -67,6 +67,7 @@ function voiceId(voice: SpeechFieldsInput['voice']): string {
   if (typeof voice === 'string') return voice
   if (voice.mode === 'embedding' || voice.embedding !== undefined) unsupported('voice', 'voice embeddings are not supported; give a voice id (mode "id")')
   if (voice.mode !== undefined && voice.mode !== 'id') unsupported('voice.mode', 'only "id" is supported')
+  if (voice.__experimental_controls !== undefined) unsupported('voice.__experimental_controls', 'use generation_config.speed (emotions are not supported)')
   return voice.id ?? unsupported('voice.id', 'a voice id is required')
 }
 
