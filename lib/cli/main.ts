@@ -13,6 +13,7 @@ import { listModels, listVoices } from './lists.js'
 import { say } from './say.js'
 import { textSource } from './text.js'
 import { readModelsDir } from '../neural/models-dir.js'
+import { DIALECT_NAMES } from '../server/dialects/index.js'
 import { FRAMEWORKS, type Framework } from '../server/mount.js'
 import { defaultDataDir, manageKeys } from './keys.js'
 import { serve } from './serve.js'
@@ -24,6 +25,7 @@ const USAGE = `usage:
   svc-tts voices [--language xx]
   svc-tts models                                models, their packs and devices, and the packs' voices
   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework ${FRAMEWORKS.join('|')}]
+                [--dialects ${DIALECT_NAMES.join(',')}|none]   the other APIs served beside svc-tts's own (default: all)
   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
   svc-tts --version
 
@@ -64,12 +66,21 @@ function parseCommandLine(argv: string[]) {
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       framework: { type: 'string' },
+      dialects: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
   })
+}
+
+/** `--dialects openai,cartesia` (or `none`): each dialect on or off. */
+function dialectsOf(list: string): Record<string, boolean> {
+  const named = list === 'none' ? [] : list.split(',').map((name) => name.trim())
+  const unknown = named.filter((name) => !DIALECT_NAMES.includes(name))
+  if (unknown.length > 0) throw usageError(`--dialects takes ${DIALECT_NAMES.join(', ')} (comma-separated) or none; unknown: ${unknown.join(', ')}`)
+  return Object.fromEntries(DIALECT_NAMES.map((name) => [name, named.includes(name)]))
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -92,6 +103,7 @@ async function main(argv: string[]): Promise<number> {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a port number')
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
+      ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0

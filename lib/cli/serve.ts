@@ -17,6 +17,8 @@ export interface ServeOptions {
   framework: Framework
   /** How long a shutdown lets streams finish before cancelling them. */
   shutdownDeadlineMs: number
+  /** Each API dialect on or off (default: all on). */
+  dialects?: Record<string, boolean>
   /** Neural packs and device (from --models-dir). */
   engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
 }
@@ -41,7 +43,7 @@ async function loadKeys(dataDir: string): Promise<KeyStore> {
 export async function serve(options: ServeOptions): Promise<void> {
   const keys = await loadKeys(options.dataDir)
   const engine = await createEngine({ dataDir: options.dataDir, ...options.engine })
-  const service = new TtsService({ engine, keys, log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }) })
+  const service = new TtsService({ engine, keys, ...(options.dialects && { dialects: options.dialects }), log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }) })
   let running: MountedService
   try {
     running = await mount(service, options.framework, options)

@@ -19,6 +19,8 @@ export interface Dialect {
   key(headers: IncomingHttpHeaders): string | undefined
   /** A refusal as this API's clients read it; `error` is a client error (status < 500) or the generic INTERNAL_ERROR. */
   errorBody(error: TtsError): unknown
+  /** The HTTP status this API answers `error` with, where it differs from the service's (OpenAI: an unknown model is a 404). */
+  status?(error: TtsError): number
 }
 
 export function header(headers: IncomingHttpHeaders, name: string): string | undefined {

@@ -17,7 +17,7 @@ export function errorResponse(error: unknown, dialect: Dialect = SPEC_DIALECT): 
   const headers: Record<string, string> = {}
   const retryAfter = known.extra?.retry_after_seconds
   if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter)
-  return { status: known.status, headers, json: dialect.errorBody(known), errorCode: known.code }
+  return { status: dialect.status?.(known) ?? known.status, headers, json: dialect.errorBody(known), errorCode: known.code }
 }
 
 /** The refusal of a request no route serves: 400 for a target that cannot be read, else ROUTE_NOT_FOUND. */

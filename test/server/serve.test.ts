@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { decodeWav } from '../helpers/audio.js'
 import { voiceId } from '../helpers/engine.js'
-import { serve } from '../helpers/served.js'
+import { serve, serveListening } from '../helpers/served.js'
 import { ADAPTERS } from '../helpers/server.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -65,6 +65,29 @@ describe.each(ADAPTERS)('svc-tts serve --framework %s', (framework) => {
     second.child.kill('SIGINT')
     expect(await second.exit).toBe(0)
   }, 90_000)
+})
+
+describe('svc-tts serve --dialects', () => {
+  const speech = (url: string, key: string) =>
+    fetch(`${url}/v1/audio/speech`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ model: 'tts-1', input: 'Hello.', voice: 'alloy', response_format: 'pcm' }) })
+
+  it('serves the dialects by default, none with --dialects none, and refuses a name it does not know', async () => {
+    const key = 'sk_test_dialects_key_0123456789abcdef0123'
+    const env = { SVC_TTS_API_KEYS: key }
+    const all = await serveListening(mkdtempSync(path.join(tmpdir(), 'svc-tts-dialects-')), 'standalone', { env })
+    const spoken = await speech(all.url, key)
+    expect(spoken.status).toBe(200)
+    expect((await spoken.arrayBuffer()).byteLength).toBeGreaterThan(24000 * 2 * 0.2)
+    expect(await all.stop()).toBe(0)
+
+    const none = await serveListening(mkdtempSync(path.join(tmpdir(), 'svc-tts-dialects-')), 'standalone', { env, args: ['--dialects', 'none'] })
+    const refused = await speech(none.url, key)
+    expect(refused.status).toBe(404)
+    expect(await refused.json()).toMatchObject({ error_code: 'ROUTE_NOT_FOUND' })
+    expect(await none.stop()).toBe(0)
+
+    await expect(cli('serve', '--dialects', 'openai,klingon')).rejects.toThrow(/--dialects takes .*unknown: klingon/)
+  }, 60_000)
 })
 
 describe('svc-tts keys', () => {

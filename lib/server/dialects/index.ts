@@ -8,6 +8,7 @@ import { z } from 'zod'
 import type { RealtimeEndpoint } from '../realtime-endpoint.js'
 import type { AnyRoute } from '../routes.js'
 import { CARTESIA } from './cartesia/index.js'
+import { OPENAI } from './openai/index.js'
 
 export interface DialectMount {
   routes: readonly AnyRoute[]
@@ -22,9 +23,7 @@ export interface DialectDefinition<Options> {
 }
 
 /** Each dialect, in the order its routes are tried on a path two of them share. */
-const DIALECTS: readonly DialectDefinition<any>[] = [  // eslint-disable-line @typescript-eslint/no-explicit-any
-  CARTESIA,
-]
+const DIALECTS: readonly DialectDefinition<any>[] = [OPENAI, CARTESIA]  // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const dialectsOptionSchema = z
   .object(Object.fromEntries(DIALECTS.map((dialect) => [dialect.name, z.union([z.boolean(), dialect.options]).optional()])))
@@ -41,3 +40,6 @@ export function mountDialects(option: DialectsOption = {}): DialectMount {
   })
   return { routes: mounts.flatMap((m) => m.routes), realtime: mounts.flatMap((m) => m.realtime) }
 }
+
+/** The dialects' names, as `dialects` and `svc-tts serve --dialects` take them. */
+export const DIALECT_NAMES: readonly string[] = DIALECTS.map((dialect) => dialect.name)
