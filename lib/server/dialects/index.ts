@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import type { RealtimeEndpoint } from '../realtime-endpoint.js'
 import type { AnyRoute } from '../routes.js'
+import { CARTESIA } from './cartesia/index.js'
 import { ELEVENLABS } from './elevenlabs/index.js'
 import { OPENAI } from './openai/index.js'
 
@@ -23,7 +24,7 @@ export interface DialectDefinition<Options> {
 }
 
 /** Each dialect, in the order its routes are tried on a path two of them share. */
-const DIALECTS: readonly DialectDefinition<any>[] = [OPENAI, ELEVENLABS]  // eslint-disable-line @typescript-eslint/no-explicit-any
+const DIALECTS: readonly DialectDefinition<any>[] = [OPENAI, ELEVENLABS, CARTESIA]  // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const dialectsOptionSchema = z
   .object(Object.fromEntries(DIALECTS.map((dialect) => [dialect.name, z.union([z.boolean(), dialect.options]).optional()])))

@@ -31,7 +31,7 @@ describe.each(ADAPTERS)('WebSocket upgrades to other paths on svc-tts serve --fr
   }, 20_000)
 
   it('answers an upgrade to an unknown path 404 ROUTE_NOT_FOUND with the JSON body', async () => {
-    for (const target of ['/nope', `/text_to_speech/websocket/wsx?api_key=${SERVE_KEY}&version=v1`, '/voices']) {
+    for (const target of ['/nope', `/text_to_speech/websocket/wsx?api_key=${SERVE_KEY}&version=v1`, '/text_to_speech']) {
       const response = await rawRequest(server.port, upgrade(target), 3000)
       expect(response.status).toBe(404)
       expect(JSON.parse(response.body)).toMatchObject({ error_code: 'ROUTE_NOT_FOUND' })
