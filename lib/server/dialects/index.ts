@@ -5,23 +5,10 @@
  * or streams on its own.
  */
 import { z } from 'zod'
-import type { RealtimeEndpoint } from '../realtime-endpoint.js'
-import type { AnyRoute } from '../routes.js'
 import { CARTESIA } from './cartesia/index.js'
 import { ELEVENLABS } from './elevenlabs/index.js'
+import type { DialectDefinition, DialectMount } from './definition.js'
 import { OPENAI } from './openai/index.js'
-
-export interface DialectMount {
-  routes: readonly AnyRoute[]
-  realtime: readonly RealtimeEndpoint[]
-}
-
-export interface DialectDefinition<Options> {
-  name: string
-  /** Its options (true, or an object: what maps onto svc-tts's models and voices). */
-  options: z.ZodType<Options>
-  mount(options: Options): DialectMount
-}
 
 /** Each dialect, in the order its routes are tried on a path two of them share. */
 const DIALECTS: readonly DialectDefinition<any>[] = [OPENAI, ELEVENLABS, CARTESIA]  // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { strictObject } from '../../../validation/parse.js'
+import type { DialectDefinition } from '../definition.js'
 import { DEFAULT_MODELS } from './models.js'
 import { cartesiaRealtime } from './realtime.js'
 import { cartesiaTtsRoutes } from './tts-routes.js'
@@ -17,11 +18,10 @@ export const cartesiaOptionsSchema = strictObject({
 
 export type CartesiaOptions = z.output<typeof cartesiaOptionsSchema>
 
-/** Its DialectDefinition (typed where DIALECTS lists it: importing the type here would make an import cycle). */
-export const CARTESIA = {
+export const CARTESIA: DialectDefinition<CartesiaOptions> = {
   name: 'cartesia',
   options: cartesiaOptionsSchema,
-  mount: ({ models }: CartesiaOptions) => {
+  mount: ({ models }) => {
     const table = { ...DEFAULT_MODELS, ...models }
     return { routes: [...cartesiaTtsRoutes(table), ...CARTESIA_VOICE_ROUTES], realtime: [cartesiaRealtime(table)] }
   },

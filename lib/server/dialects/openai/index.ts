@@ -1,16 +1,13 @@
-/**
- * The OpenAI dialect: `POST /v1/audio/speech` and the listings OpenAI-compatible clients read. A
- * DialectDefinition of ../index.ts (checked where DIALECTS lists it; importing its type here
- * would be an import cycle).
- */
+/** The OpenAI dialect: `POST /v1/audio/speech` and the listings OpenAI-compatible clients read. */
+import type { DialectDefinition } from '../definition.js'
 import { catalogRoutes } from './catalog.js'
 import { nameTables, openAiOptionsSchema, type OpenAiOptions } from './mapping.js'
 import { speechRoute } from './speech.js'
 
-export const OPENAI = {
+export const OPENAI: DialectDefinition<OpenAiOptions> = {
   name: 'openai',
   options: openAiOptionsSchema,
-  mount: (options: OpenAiOptions) => {
+  mount: (options) => {
     const tables = nameTables(options)
     return { routes: [speechRoute(tables), ...catalogRoutes(tables)], realtime: [] }
   },

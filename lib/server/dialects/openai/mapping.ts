@@ -3,6 +3,7 @@
  * options extend or override), and its response formats. OpenAI serves 24 kHz mono; so does this.
  */
 import { z } from 'zod'
+import { strictObject } from '../../../validation/parse.js'
 import { CONTENT_TYPES, type Container } from '../../../audio/format.js'
 import type { RequestedFormat } from '../../../engine/requests.js'
 
@@ -39,9 +40,9 @@ export const DEFAULT_VOICES: Readonly<Record<string, string>> = {
 const nameTable = z.record(z.string().min(1).max(200), z.string().min(1).max(200))
 
 /** `dialects: { openai: { models?, voices? } }`: entries merged over the defaults above. */
-export const openAiOptionsSchema = z.strictObject({ models: nameTable.optional(), voices: nameTable.optional() })
+export const openAiOptionsSchema = strictObject({ models: nameTable.optional(), voices: nameTable.optional() })
 
-export type OpenAiOptions = z.infer<typeof openAiOptionsSchema>
+export type OpenAiOptions = z.output<typeof openAiOptionsSchema>
 
 export interface NameTables {
   models: ReadonlyMap<string, string>
