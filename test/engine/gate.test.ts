@@ -1,21 +1,12 @@
 // One gate per request: an HTTP request, a WebSocket context and a library call are each parsed
 // once (every parse of outside input publishes on PARSE_CHANNEL), however many layers they cross.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PARSE_CHANNEL, type SpeechChunk } from '../../lib/index.js'
+import type { SpeechChunk } from '../../lib/index.js'
 import { collect, testEngine, voiceId } from '../helpers/engine.js'
+import { parsesOf } from '../helpers/parses.js'
 import { KEY, post, start, TEST_KEYS, WsClient, type Running } from '../helpers/server.js'
 
 const engine = await testEngine()
-const parses: string[] = []
-const onParse = (message: unknown) => parses.push((message as { what: string }).what)
-PARSE_CHANNEL.subscribe(onParse)
-afterAll(() => PARSE_CHANNEL.unsubscribe(onParse))
-
-async function parsesOf(work: () => Promise<unknown>): Promise<string[]> {
-  parses.length = 0
-  await work()
-  return [...parses]
-}
 
 const request = (transcript: string) => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') }, output_format: { container: 'raw', sample_rate: 16000 } }) as const
 
@@ -75,7 +66,7 @@ describe('a WebSocket context is parsed once', () => {
   it('whether it keeps the connection\'s request or overrides a field of it', async () => {
     const client = await WsClient.connect(`${server.ws}/text_to_speech/websocket/ws?api_key=${KEY}&version=v1`)
     const { transcript: _, ...connection } = request('')
-    expect(await parsesOf(async () => {
+    expect(await parsesOf(async (parses) => {
       client.send(connection)
       await client.until(() => parses.length > 0)
     })).toEqual(['initializeConnection message'])

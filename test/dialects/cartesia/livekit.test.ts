@@ -9,38 +9,16 @@ import { readFileSync } from 'node:fs'
 import https from 'node:https'
 import net from 'node:net'
 import tls from 'node:tls'
-import { initializeLogger, tts as agentsTts } from '@livekit/agents'
+import { initializeLogger } from '@livekit/agents'
 import { TTS } from '@livekit/agents-plugin-cartesia'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine, voiceId } from '../../helpers/engine.js'
+import { bounded, collect } from '../../helpers/livekit.js'
 import { KEY, start, TEST_KEYS, type Running } from '../../helpers/server.js'
 
 initializeLogger({ pretty: false, level: 'warn' })
 const engine = await testEngine()
 const PEM = readFileSync(new URL('loopback-tls.pem', import.meta.url), 'utf8')
-
-interface Collected {
-  seconds: number
-  frames: number
-  sampleRate: number
-  words: string[]
-}
-
-async function collect(events: AsyncIterable<agentsTts.SynthesizedAudio | typeof agentsTts.SynthesizeStream.END_OF_STREAM>): Promise<Collected> {
-  const collected: Collected = { seconds: 0, frames: 0, sampleRate: 0, words: [] }
-  for await (const event of events) {
-    if (event === agentsTts.SynthesizeStream.END_OF_STREAM) break
-    collected.frames++
-    collected.sampleRate = event.frame.sampleRate
-    collected.seconds += event.frame.samplesPerChannel / event.frame.sampleRate
-    collected.words.push(...(event.timedTranscripts ?? []).map((word) => word.text.trim()))
-  }
-  return collected
-}
-
-function bounded<T>(promise: Promise<T>, ms = 20_000): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no end within ${ms} ms`)), ms).unref())])
-}
 
 /** A TLS terminator on loopback in front of `port`. */
 async function tlsFront(port: number): Promise<tls.Server> {

@@ -2,22 +2,12 @@
 // an HTTP request is its body's check, then the SPEC request's; a WebSocket frame is the frame's
 // check, then the SPEC message's (counted on PARSE_CHANNEL, as test/engine/gate.test.ts does).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PARSE_CHANNEL } from '../../../lib/index.js'
 import { testEngine, voiceId } from '../../helpers/engine.js'
+import { parsesOf } from '../../helpers/parses.js'
 import { KEY, start, TEST_KEYS, WsClient, type Running } from '../../helpers/server.js'
 
 const engine = await testEngine()
 const SARAH = voiceId('Sarah')
-const parses: string[] = []
-const onParse = (message: unknown) => parses.push((message as { what: string }).what)
-PARSE_CHANNEL.subscribe(onParse)
-afterAll(() => PARSE_CHANNEL.unsubscribe(onParse))
-
-async function parsesOf(work: () => Promise<unknown>): Promise<string[]> {
-  parses.length = 0
-  await work()
-  return [...parses]
-}
 
 describe('the ElevenLabs dialect parses each input twice: its own shape, then the SPEC\'s', () => {
   let server: Running
@@ -41,7 +31,7 @@ describe('the ElevenLabs dialect parses each input twice: its own shape, then th
 
   it('a WebSocket frame: the frame, then the SPEC message(s) it becomes', async () => {
     const client = await WsClient.connect(`${server.ws}/v1/text-to-speech/${SARAH}/multi-stream-input?model_id=eleven_flash_v2_5&output_format=pcm_16000`, { headers: { 'xi-api-key': KEY } })
-    expect(await parsesOf(async () => {
+    expect(await parsesOf(async (parses) => {
       client.send({ text: ' ', context_id: 'a' })
       await client.until(() => parses.length >= 3)
     })).toEqual(['message', 'initializeConnection message', 'text message'])

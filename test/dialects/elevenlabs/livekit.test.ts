@@ -1,37 +1,15 @@
 // LiveKit's ElevenLabs plugin pointed at svc-tts: its one-shot synthesis (POST .../stream) and its
 // streaming synthesis (one multi-stream-input socket, a context per turn) report audio frames of a
 // plausible length, with the words' times it reads from the alignment.
-import { initializeLogger, tts as agentsTts } from '@livekit/agents'
+import { initializeLogger } from '@livekit/agents'
 import { TTS } from '@livekit/agents-plugin-elevenlabs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testEngine, voiceId } from '../../helpers/engine.js'
+import { bounded, collect } from '../../helpers/livekit.js'
 import { KEY, start, TEST_KEYS, type Running } from '../../helpers/server.js'
 
 initializeLogger({ pretty: false, level: 'warn' })
 const engine = await testEngine()
-
-interface Collected {
-  seconds: number
-  frames: number
-  sampleRate: number
-  words: string[]
-}
-
-async function collect(events: AsyncIterable<agentsTts.SynthesizedAudio | typeof agentsTts.SynthesizeStream.END_OF_STREAM>): Promise<Collected> {
-  const collected: Collected = { seconds: 0, frames: 0, sampleRate: 0, words: [] }
-  for await (const event of events) {
-    if (event === agentsTts.SynthesizeStream.END_OF_STREAM) break
-    collected.frames++
-    collected.sampleRate = event.frame.sampleRate
-    collected.seconds += event.frame.samplesPerChannel / event.frame.sampleRate
-    collected.words.push(...(event.timedTranscripts ?? []).map((word) => word.text.trim()))
-  }
-  return collected
-}
-
-function bounded<T>(promise: Promise<T>, ms = 20_000): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no end within ${ms} ms`)), ms).unref())])
-}
 
 describe('LiveKit\'s ElevenLabs TTS against svc-tts', () => {
   let server: Running
