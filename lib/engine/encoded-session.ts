@@ -73,8 +73,10 @@ export class EncodedSpeechSession implements SpeechSession {
       const endsChunk = (held?.endsChunk ?? false) || chunk.endsChunk
       held = undefined
       endSamples = chunk.offsetSamples + chunk.samples
-      if (audio.length > 0 || chunk.words.length > 0) yield { audio, samples, offsetSamples, words: chunk.words, endsChunk }
-      else held = { samples, offsetSamples, endsChunk }
+      // A chunk that completes flushes goes out even empty: what the encoder holds is not the client's to wait for.
+      if (audio.length > 0 || chunk.words.length > 0 || chunk.flushes) {
+        yield { audio, samples, offsetSamples, words: chunk.words, endsChunk, ...(chunk.flushes && { flushes: chunk.flushes }) }
+      } else held = { samples, offsetSamples, endsChunk }
     }
     const tail = await this.run(this.encoder.finish())
     if (tail.length > 0 || held) {

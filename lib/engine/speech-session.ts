@@ -39,6 +39,11 @@ export interface SpeechChunk {
    * a compressed format, the encoder may still hold the chunk's last frames).
    */
   endsChunk: boolean
+  /**
+   * Flushes completed with this chunk: for each, all the audio of the text written before it has
+   * been read (in this chunk or earlier). Absent when none; a chunk may carry only this (no audio).
+   */
+  flushes?: number
 }
 
 export interface SpeechSession extends AsyncIterable<SpeechChunk> {
@@ -75,16 +80,18 @@ export interface SessionSynthesis {
   finished?: () => void
 }
 
-/** Chunks planned together, and the index after the last word they speak. */
+/** Chunks planned together, the index after the last word they speak, and the flushes they complete. */
 interface Take {
   chunks: Chunk[]
   wordsEnd: number
+  flushes: number
 }
 
-/** A chunk handed to the native stream; the last of a take completes the words before `wordsEnd`. */
+/** A chunk handed to the native stream; the last of a take completes the words before `wordsEnd`, and its flushes. */
 interface QueuedChunk {
   chunk: Chunk
   wordsEnd?: number
+  flushes?: number
 }
 
 /** The session's one native stream, once its first take has started it. */
@@ -133,6 +140,10 @@ export class WritableSpeechSession implements SpeechSession {
   private firstAudioGone = false
   private iterated = false
   private finished = false
+  /** Flushes asked whose text is not yet all planned. */
+  private flushesPlanning = 0
+  /** Flushes complete with nothing left to read before them: the reader gets them next. */
+  private flushesDone = 0
 
   /** `scope` is the call: the caller's signal and engine.close() abort it. */
   constructor(
@@ -165,6 +176,7 @@ export class WritableSpeechSession implements SpeechSession {
 
   flush(): void {
     if (this.endRequested || this.finished) return
+    this.flushesPlanning++
     this.planner.flush()
     this.schedulePlanning()
   }
@@ -239,15 +251,23 @@ export class WritableSpeechSession implements SpeechSession {
     do {
       this.planAgain = false
       const ending = this.endRequested
+      // Flushes asked before this take: complete with it unless text before them is left unplanned.
+      const flushes = this.flushesPlanning
+      this.flushesPlanning = 0
       const { check } = this.synthesis
       try {
         const plan = await this.planner.take(this.firstTakePlanned ? Infinity : FIRST_TAKE_CHARS)
         check?.add(plan)
         this.words.push(...plan.words)
+        // A take stopped at its budget leaves flushed text for the next (a tag still open is never flushed).
+        const unplanned = this.planner.limited
         if (plan.chunks.length > 0) {
-          this.planned.push({ chunks: plan.chunks, wordsEnd: this.words.length })
+          this.planned.push({ chunks: plan.chunks, wordsEnd: this.words.length, flushes: unplanned ? 0 : flushes })
           this.firstTakePlanned = true
+        } else if (!unplanned) {
+          this.completeAfterPending(flushes)
         }
+        if (unplanned) this.flushesPlanning += flushes
         if (this.planner.limited) {
           this.planAgain = true
         } else if (ending) {
@@ -262,6 +282,16 @@ export class WritableSpeechSession implements SpeechSession {
       if (this.planAgain) await this.untilFirstAudio()
     } while (this.planAgain && !this.failure && !this.finished)
     this.planning = undefined
+  }
+
+  /** Flushes whose text is all planned and spoke nothing new: complete once what is pending is read. */
+  private completeAfterPending(flushes: number): void {
+    if (flushes === 0) return
+    const lastTake = this.planned[this.planned.length - 1]
+    const lastQueued = this.queued[this.queued.length - 1]
+    if (lastTake) lastTake.flushes += flushes
+    else if (lastQueued) lastQueued.flushes = (lastQueued.flushes ?? 0) + flushes
+    else this.flushesDone += flushes
   }
 
   /**
@@ -285,7 +315,7 @@ export class WritableSpeechSession implements SpeechSession {
   }
 
   /** Appends a take's chunks to the native stream (starting it with the first), which synthesises them at once. */
-  private handOver({ chunks, wordsEnd }: Take): void {
+  private handOver({ chunks, wordsEnd, flushes }: Take): void {
     const plans = chunks.map((chunk, index): NativeChunkPlan => {
       const previous = index > 0 ? chunks[index - 1] : this.previousChunk
       return {
@@ -306,14 +336,15 @@ export class WritableSpeechSession implements SpeechSession {
       this.native.stream = this.synthesis.start(plans)
     }
     this.previousChunk = chunks[chunks.length - 1]
-    chunks.forEach((chunk, index) => this.queued.push(index === chunks.length - 1 ? { chunk, wordsEnd } : { chunk }))
+    chunks.forEach((chunk, index) => this.queued.push(index === chunks.length - 1 ? { chunk, wordsEnd, flushes } : { chunk }))
   }
 
-  /** The next chunk to read; undefined once everything is spoken. */
-  private async nextChunk(): Promise<QueuedChunk | undefined> {
+  /** The next chunk to read, 'flushed' when flushes completed with nothing to read first; undefined once everything is spoken. */
+  private async nextChunk(): Promise<QueuedChunk | 'flushed' | undefined> {
     for (;;) {
       this.scope.throwIfAborted()
       this.startTakes()
+      if (this.flushesDone > 0) return 'flushed'
       const queued = this.queued[0]
       if (queued) return queued
       if (this.failure) throw this.failure
@@ -336,6 +367,13 @@ export class WritableSpeechSession implements SpeechSession {
     return audio
   }
 
+  /** A chunk that only completes flushes (the ones done, and `more`). */
+  private flushedNow(offsetSamples: number, more = 0): SpeechChunk {
+    const flushes = this.flushesDone + more
+    this.flushesDone = 0
+    return { audio: Buffer.alloc(0), samples: 0, offsetSamples, words: [], endsChunk: false, flushes }
+  }
+
   private async *chunks(): AsyncGenerator<SpeechChunk> {
     const alignment = new AlignmentBuilder(this.words, this.synthesis.sampleRate)
     const { maxAudioSeconds, sampleRate } = this.synthesis
@@ -343,7 +381,14 @@ export class WritableSpeechSession implements SpeechSession {
     try {
       for (;;) {
         const queued = await this.nextChunk()
-        if (!queued) return
+        if (queued === 'flushed') {
+          yield this.flushedNow(offsetSamples)
+          continue
+        }
+        if (!queued) {
+          if (this.flushesDone + this.flushesPlanning > 0) yield this.flushedNow(offsetSamples, this.flushesPlanning)
+          return
+        }
         const chunkOffset = offsetSamples
         // A chunk's audio comes in stretches as the backend makes it, each with the words it completes.
         let spoke = false
@@ -356,15 +401,19 @@ export class WritableSpeechSession implements SpeechSession {
           last = audio.last
           const end = last ? { throughWord: queued.wordsEnd === undefined ? undefined : queued.wordsEnd - 1 } : undefined
           const words = alignment.add(queued.chunk, audio, chunkOffset, end)
+          // Off the queue before its last stretch goes out: a flush asked from here on waits for nothing of it.
+          if (last) this.queued.shift()
+          const flushes = last ? (queued.flushes ?? 0) : 0
           // An empty last stretch still marks the end of a chunk that spoke.
           if (audio.samples > 0 || words.length > 0 || (last && spoke)) {
             spoke = true
             this.passFirstAudio()
-            yield { audio: audio.audio, samples: audio.samples, offsetSamples, words, endsChunk: last }
+            yield { audio: audio.audio, samples: audio.samples, offsetSamples, words, endsChunk: last, ...(flushes > 0 && { flushes }) }
+          } else {
+            this.flushesDone += flushes
           }
           offsetSamples += audio.samples
         }
-        this.queued.shift()
       }
     } finally {
       // A reader that stops early stops the native work and the session.

@@ -58,6 +58,8 @@ export interface RealtimeConnectionOptions extends RealtimeHooks {
   limits?: Partial<RealtimeLimits>
   /** A frame's text as the messages it asks for, in order (default: the SPEC's messages, one per frame); throws the refusal. */
   parse?(text: string): ClientMessage[]
+  /** Whether each completed flush (a message's `force`) is told to the client, once the audio of the text before it is out. */
+  flushMarkers?: boolean
 }
 
 interface Generation {
@@ -294,22 +296,29 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
   /** Sends a generation's audio as it comes, pausing while the transport is full. */
   private async pump(id: string, generation: Generation, connection: Connection): Promise<void> {
     let held: SpeechChunk | undefined
+    const send = (chunk: SpeechChunk, final: boolean) => {
+      this.emit('message', this.audioOutput(id, chunk, final, connection))
+      this.emitFlushes(id, chunk)
+    }
     try {
       for await (const chunk of generation.speech) {
         // A compressed chunk the encoder kept whole for later has nothing to send but its words.
-        if (chunk.audio.length === 0 && !(connection.addTimestamps && chunk.words.length > 0)) continue
+        const speaks = chunk.audio.length > 0 || (connection.addTimestamps && chunk.words.length > 0)
+        if (!speaks && !(this.options.flushMarkers && chunk.flushes)) continue
         await this.options.writable?.()
         if (generation.cancelled) return
         // Once the context is closing, one chunk is held back so the last one can carry final: true.
-        if (held) this.emit('message', this.audioOutput(id, held, false, connection))
+        if (held) send(held, false)
         held = undefined
-        if (generation.closing) held = chunk
-        else this.emit('message', this.audioOutput(id, chunk, false, connection))
+        if (!speaks) this.emitFlushes(id, chunk)
+        else if (generation.closing) held = chunk
+        else send(chunk, false)
       }
       // The context's last messages wait for room like its audio, so a client that stops reading holds them back, not the server.
       await this.options.writable?.()
       if (generation.cancelled) return
-      this.emit('message', held ? this.audioOutput(id, held, true, connection) : { context_id: id, audio: '', final: true })
+      if (held) send(held, true)
+      else this.emit('message', { context_id: id, audio: '', final: true })
       this.emit('message', { context_id: id, audio: '', final: true })
     } catch (error) {
       if (!generation.cancelled) this.emitError(error, id)
@@ -317,6 +326,10 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
       generation.release()
       if (this.contexts.get(id) === generation) this.contexts.delete(id)
     }
+  }
+
+  private emitFlushes(id: string, chunk: SpeechChunk): void {
+    if (this.options.flushMarkers && chunk.flushes) this.emit('message', { context_id: id, flushed: chunk.flushes })
   }
 
   private audioOutput(id: string, chunk: SpeechChunk, final: boolean, connection: Connection): AudioOutput {

@@ -68,6 +68,12 @@ export interface FinalOutput {
   cancelled?: true
 }
 
+/** Extension (connections opened with flushMarkers): `flushed` flushes of the context are complete, their text's audio all sent. */
+export interface FlushedOutput {
+  context_id: string
+  flushed: number
+}
+
 export interface ErrorEvent {
   error_code: ErrorCode
   message: string
@@ -75,7 +81,7 @@ export interface ErrorEvent {
   context_id?: string
 }
 
-export type ServerMessage = AudioOutput | FinalOutput | ErrorEvent
+export type ServerMessage = AudioOutput | FinalOutput | FlushedOutput | ErrorEvent
 
 /** One frame's text as a JSON object, else INVALID_MESSAGE. */
 export function frameObject(text: string): Record<string, unknown> {

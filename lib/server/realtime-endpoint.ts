@@ -29,6 +29,8 @@ export interface RealtimeEndpoint {
   handshakeKey(headers: IncomingHttpHeaders, query: URLSearchParams): string | undefined
   /** The key a first message carries, for clients that cannot set headers (ElevenLabs' `xi_api_key`); absent: the handshake must carry it. */
   messageKey?(text: string): string | undefined
+  /** Whether its clients are told when each flush's audio is all out (the connection's `flushed` events). */
+  flushMarkers?: boolean
   translator(params: Record<string, string>, query: URLSearchParams): RealtimeTranslator
 }
 

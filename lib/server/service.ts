@@ -7,8 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Engine } from '../engine/engine.js'
 import { TtsError } from '../errors.js'
-import { DEFAULT_REALTIME_LIMITS, RealtimeConnection } from '../realtime/connection.js'
-import type { ClientMessage } from '../realtime/messages.js'
+import { DEFAULT_REALTIME_LIMITS, RealtimeConnection, type RealtimeConnectionOptions } from '../realtime/connection.js'
 import { parseWith } from '../validation/parse.js'
 import type { VoiceQuota } from '../voices/types.js'
 import type { ConnectionLimits } from './connections.js'
@@ -305,11 +304,11 @@ export class TtsService {
    * rate; each new context is a request of the key (its key checked again, the request rate, a
    * concurrency slot held while it lives), then its text is charged to the key's usage.
    */
-  openRealtime(principal: Principal, writable: () => Promise<void> | undefined, parse?: (text: string) => ClientMessage[]): RealtimeConnection {
+  openRealtime(principal: Principal, writable: () => Promise<void> | undefined, dialect: Pick<RealtimeConnectionOptions, 'parse' | 'flushMarkers'> = {}): RealtimeConnection {
     const { keyId } = principal
     const connection = new RealtimeConnection({
       engine: this.engine,
-      ...(parse && { parse }),
+      ...dialect,
       limits: this.realtimeLimits,
       admitMessage: (cost) => this.keyMessages.take(keyId, cost),
       authorize: () => void currentPrincipal(this.keys, principal),

@@ -39,7 +39,7 @@ const MAX_FRAMES_BEFORE_KEY = 16
 export function serveWebSocket(service: TtsService, endpoint: RealtimeEndpoint, principal: Principal | undefined, socket: WebSocket, params: Record<string, string>, url: string): void {
   const translator = endpoint.translator(params, parseTarget(url).query)
   if (principal) {
-    serveRealtime(service, principal, socket, translator)
+    serveRealtime(service, principal, socket, endpoint, translator)
     return
   }
   const held: [WebSocket.RawData, boolean][] = []
@@ -63,7 +63,7 @@ export function serveWebSocket(service: TtsService, endpoint: RealtimeEndpoint, 
       const verified = await service.authorizeRealtimeKey(key)
       if (socket.readyState !== socket.OPEN) return
       socket.off('message', hold)
-      const session = serveRealtime(service, verified, socket, translator)
+      const session = serveRealtime(service, verified, socket, endpoint, translator)
       for (const [frame, binary] of held) session.receive(binary ? rawBytes(frame) : rawText(frame))
     } catch (error) {
       refuse(isTtsError(error) ? error : new TtsError('INTERNAL_ERROR', 'the key could not be checked', { cause: error }))
@@ -80,7 +80,7 @@ function rawText(data: WebSocket.RawData): string {
   return rawBytes(data).toString('utf8')
 }
 
-function serveRealtime(service: TtsService, principal: Principal, socket: WebSocket, translator: RealtimeTranslator): RealtimeConnection {
+function serveRealtime(service: TtsService, principal: Principal, socket: WebSocket, endpoint: RealtimeEndpoint, translator: RealtimeTranslator): RealtimeConnection {
   const bound = service.sendBufferBytes
   const unreadBound = service.realtimeLimits.maxUnreadBytes
   const open = () => socket.readyState === socket.OPEN
@@ -89,7 +89,10 @@ function serveRealtime(service: TtsService, principal: Principal, socket: WebSoc
       const check = () => (!open() || socket.bufferedAmount <= bound ? resolve() : setTimeout(check, DRAIN_POLL_MS))
       check()
     })
-  const session = service.openRealtime(principal, () => (open() && socket.bufferedAmount > bound ? waitForRoom() : undefined), (text) => translator.messages(text))
+  const session = service.openRealtime(principal, () => (open() && socket.bufferedAmount > bound ? waitForRoom() : undefined), {
+    parse: (text) => translator.messages(text),
+    flushMarkers: endpoint.flushMarkers ?? false,
+  })
 
   const onFrame = (data: WebSocket.RawData, isBinary: boolean) => session.receive(isBinary ? rawBytes(data) : rawText(data))
   let ended = false

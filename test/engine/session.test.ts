@@ -73,6 +73,8 @@ describe('engine.open(): the writable speech session', async () => {
       flushed.push(next.value)
     }
     expect(flushed.flatMap((chunk) => chunk.words.map((word) => word.text))).toEqual(['The', 'birch', 'canoe', 'slid', 'on'])
+    // Its last stretch says the flush is complete; none before it does.
+    expect(flushed.map((chunk) => chunk.flushes ?? 0)).toEqual([...flushed.slice(1).map(() => 0), 1])
     const flushedSamples = flushed.reduce((n, chunk) => n + chunk.samples, 0)
     expect(flushedSamples).toBeGreaterThan(16000 * 0.5)
     session.write(' the smooth planks.')
@@ -81,6 +83,36 @@ describe('engine.open(): the writable speech session', async () => {
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value)
     expect(rest.flatMap((chunk) => chunk.words.map((word) => word.text))).toEqual(['the', 'smooth', 'planks.'])
     expect(rest[0]!.offsetSamples).toBe(flushedSamples)
+  })
+
+  it('each flush is complete once the audio of the text before it is read: in order, never early, also with nothing new to speak', async () => {
+    const session = await engine.open(kal)
+    const chunks: SpeechChunk[] = []
+    const reading = (async () => {
+      for await (const chunk of session) chunks.push(chunk)
+    })()
+    const spokenWhen = (flushes: number) => waitUntil(() => chunks.reduce((n, chunk) => n + (chunk.flushes ?? 0), 0) >= flushes, 20_000)
+    session.write('The birch canoe slid on the smooth planks. Glue the sheet')
+    session.flush()
+    expect(await spokenWhen(1)).toBe(true)
+    const upToFirst = chunks.slice()
+    // Everything written before the flush is out with it: the words of both sentences, the second unfinished.
+    expect(upToFirst.flatMap((chunk) => chunk.words.map((word) => word.text))).toEqual(['The', 'birch', 'canoe', 'slid', 'on', 'the', 'smooth', 'planks.', 'Glue', 'the', 'sheet'])
+    expect(upToFirst[upToFirst.length - 1]!.flushes).toBe(1)
+    session.flush()  // nothing written since: complete at once, with no audio of its own
+    expect(await spokenWhen(2)).toBe(true)
+    expect(chunks.slice(upToFirst.length)).toEqual([expect.objectContaining({ samples: 0, flushes: 1, words: [] })])
+    session.write(' to the dark blue background.')
+    session.end()
+    await reading
+    expect(chunks.reduce((n, chunk) => n + (chunk.flushes ?? 0), 0)).toBe(2)
+    expect(chunks.slice(upToFirst.length + 1).flatMap((chunk) => chunk.words.map((word) => word.text))).toEqual(['to', 'the', 'dark', 'blue', 'background.'])
+  })
+
+  it('a session that never flushes reads no flush marks', async () => {
+    const session = await engine.open({ ...kal, transcript: 'The birch canoe slid on the smooth planks.' })
+    session.end()
+    expect((await collect(session)).some((chunk) => chunk.flushes !== undefined)).toBe(false)
   })
 
   it('a tag still open when flushed keeps waiting for its end', async () => {

@@ -141,18 +141,26 @@ describe('the Cartesia SDK\'s websocket (standalone)', () => {
     }
   })
 
-  it('a flush forces synthesis and is answered with flush_done before done', async () => {
+  it('a flush forces synthesis and is answered with flush_done once its audio is out, while the context goes on', async () => {
     const { ws } = await sdkSocket(server)
     try {
       const context = ws.context({ ...SPEECH, contextId: 'flushed' })
-      const events = received(context)
+      const all: Event[] = []
+      const reading = (async () => {
+        for await (const event of context.receive()) all.push(event as Event)
+      })()
       await context.push({ transcript: 'An unfinished clause', flush: true })
+      // Answered before any more text is sent: the context is still open, its flushed audio all out.
+      await until(() => all.some((e) => e.type === 'flush_done'))
+      expect(all.filter((e) => e.type === 'flush_done')).toEqual([{ type: 'flush_done', done: false, flush_done: true, flush_id: 1, status_code: 200, context_id: 'flushed' }])
+      expect(all.some((e) => e.type === 'done')).toBe(false)
+      const flushedAudio = pcmOf(all)
+      expect(flushedAudio.length).toBeGreaterThan(16000 * 2 * 0.5)
       await context.push({ transcript: ' and its end.' })
       await context.no_more_inputs()
-      const all = await events
-      expect(all.filter((e) => e.type === 'flush_done')).toEqual([{ type: 'flush_done', done: false, flush_done: true, flush_id: 1, status_code: 200, context_id: 'flushed' }])
-      expect(all.findIndex((e) => e.type === 'flush_done')).toBe(all.length - 2)
-      expect(pcmOf(all).length).toBeGreaterThan(16000)
+      await reading
+      expect(all[all.length - 1]!.type).toBe('done')
+      expect(pcmOf(all).length).toBeGreaterThan(flushedAudio.length)
     } finally {
       ws.close()
     }

@@ -35,6 +35,11 @@ export function timestampsEvent(timestamps: WordTimestamps, contextId: string | 
   return { type: 'timestamps', done: false, status_code: 206, word_timestamps: timestamps, ...inContext(contextId) } as const
 }
 
+/** The audio of the text sent before this flush is all out. */
+export function flushDoneEvent(flushId: number, contextId: string) {
+  return { type: 'flush_done', done: false, flush_done: true, flush_id: flushId, status_code: 200, context_id: contextId } as const
+}
+
 export function doneEvent(contextId: string | undefined) {
   return { type: 'done', done: true, status_code: 200, ...inContext(contextId) } as const
 }

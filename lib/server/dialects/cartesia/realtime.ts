@@ -16,7 +16,7 @@ import { DEFAULT_CONTEXT_ID, frameObject, parseMessageFields, type ClientMessage
 import { parseWith } from '../../../validation/parse.js'
 import type { RealtimeEndpoint, RealtimeTranslator } from '../../realtime-endpoint.js'
 import { CARTESIA_DIALECT, cartesiaKey } from './dialect.js'
-import { chunkEvent, doneEvent, errorEvent, timestampsEvent, wordTimestamps } from './events.js'
+import { chunkEvent, doneEvent, errorEvent, flushDoneEvent, timestampsEvent, wordTimestamps } from './events.js'
 import type { ModelTable } from './models.js'
 import { GENERATION_FIELDS, speakingFields, type SpeakingFields, type SpeechFieldsInput } from './requests.js'
 
@@ -172,14 +172,15 @@ export class CartesiaTranslator implements RealtimeTranslator {
       this.contexts.delete(id)
       return [doneEvent(id)]
     }
+    if ('flushed' in event) return context.flushes.splice(0, event.flushed).map((flushId) => flushDoneEvent(flushId, id))
     const now = performance.now()
     const out: unknown[] = []
     if (event.audio) out.push(chunkEvent(event.audio, Math.round(now - context.lastEventAt), id))
     context.lastEventAt = now
     if (context.timestamps && 'alignment' in event && event.alignment && event.alignment.words.length > 0) out.push(timestampsEvent(wordTimestamps(event.alignment), id))
     if (event.final && ++context.finals === 2) {
-      // The connection cannot tell where a flushed span's audio ends: its flush_done comes once all of the context's audio is out.
-      for (const flushId of context.flushes) out.push({ type: 'flush_done', done: false, flush_done: true, flush_id: flushId, status_code: 200, context_id: id })
+      // A flush the session dropped (the context's text had already ended) is done with the context.
+      for (const flushId of context.flushes) out.push(flushDoneEvent(flushId, id))
       out.push(doneEvent(id))
       this.contexts.delete(id)
     }
@@ -209,6 +210,7 @@ export function cartesiaRealtime(models: ModelTable): RealtimeEndpoint {
     versionRequired: false,
     // Browsers cannot set headers: the key may come as `api_key` (and the version as `cartesia_version`, any date).
     handshakeKey: (headers: IncomingHttpHeaders, query: URLSearchParams) => query.get('api_key') ?? cartesiaKey(headers),
+    flushMarkers: true,
     translator: () => new CartesiaTranslator(models),
   }
 }

@@ -158,6 +158,7 @@ class ElevenLabsTranslator implements RealtimeTranslator {
       const context = this.multi && contextId !== undefined ? { contextId } : {}
       return [{ error: ELEVENLABS_STATUS[event.error_code], message: event.message, code: ERROR_STATUS[event.error_code], ...context }]
     }
+    if ('flushed' in event) return []  // not asked for: ElevenLabs has no flush acknowledgement
     const id = event.context_id
     const context = this.multi ? { contextId: id } : {}
     if (event.audio === '' && event.final) {
