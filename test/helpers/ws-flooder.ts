@@ -10,6 +10,7 @@
  */
 import type { Socket } from 'node:net'
 import WebSocket from 'ws'
+import { openOrRefused } from './ws-open.js'
 
 interface Options {
   url: string
@@ -31,13 +32,7 @@ const tcp = (socket: WebSocket) => (socket as unknown as { _socket: Socket })._s
 
 async function loop(): Promise<void> {
   while (Date.now() < stopAt) {
-    const socket = new WebSocket(options.url)
-    socket.on('error', () => {})
-    const opened = await new Promise<boolean>((resolve) => {
-      socket.once('open', () => resolve(true))
-      socket.once('unexpected-response', () => resolve(false))
-      socket.once('error', () => resolve(false))
-    })
+    const { socket, opened } = await openOrRefused(options.url)
     if (!opened) {
       refused += 1
       socket.terminate()

@@ -17,6 +17,7 @@ import { wsFrame, type FuzzFrame } from '../fuzz/ws-frames.js'
 import { random } from '../../helpers/random.js'
 import { serveListening } from '../../helpers/served.js'
 import { ADAPTERS } from '../../helpers/server.js'
+import { openOrRefused } from '../../helpers/ws-open.js'
 
 const SEED = Number(process.env.WS_FUZZ_SEED ?? 20261126)
 const COUNT = Number(process.env.WS_FUZZ_COUNT ?? 5000)
@@ -53,13 +54,7 @@ async function client(url: string, frames: FuzzFrame[], seed: number, findings: 
   let probe = 0
   let sent = 0
   while (sent < frames.length) {
-    const socket = new WebSocket(url)
-    socket.on('error', () => {})
-    const opened = await new Promise<boolean>((resolve) => {
-      socket.once('open', () => resolve(true))
-      socket.once('unexpected-response', () => resolve(false))
-      socket.once('error', () => resolve(false))
-    })
+    const { socket, opened } = await openOrRefused(url)
     if (!opened) {
       socket.terminate()
       await sleep(1000)  // a handshake refused while the key cools down: Retry-After is 1 s
