@@ -7,12 +7,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { TtsError, isTtsError } from '../errors.js'
 
-export interface ErrorAnswer {
-  status: number
-  headers: Record<string, string>
-  json: unknown
-}
-
 export interface Dialect {
   readonly name: string
   /** The API key as this API's clients send it over HTTP. */
