@@ -105,7 +105,8 @@ export async function mount(service: TtsService, framework: Framework, listen: L
     address: app.server.address() as AddressInfo,
     close: async (deadlineMs) => {
       await service.close(deadlineMs)
-      await app.close()
+      // A connection whose client stopped reading without closing would hold Fastify's close for ever: cut it after the grace, as the other servers do.
+      await closeWithin(app.close(), app.server, LAST_BYTES_GRACE_MS)
     },
   }
 }
