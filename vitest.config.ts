@@ -7,6 +7,8 @@ export default defineConfig({
     // Native addons and timing-sensitive tests are safest in forked processes.
     pool: 'forks',
     testTimeout: 30_000,
+    // A server's graceful close may take its default 10 s deadline plus the 1 s grace that cuts what is left.
+    hookTimeout: 30_000,
     projects: [
       {
         extends: true,
