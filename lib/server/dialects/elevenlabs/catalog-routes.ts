@@ -8,7 +8,8 @@ import { header } from '../../dialect.js'
 import { route, type AnyRoute } from '../../routes.js'
 import { ELEVENLABS_DIALECT } from './errors.js'
 import { listModels, type ModelMap } from './models.js'
-import { allVoices, svcVoiceId, voiceObject, type VoiceMap } from './voices.js'
+import { allVoices } from '../library-voices.js'
+import { svcVoiceId, voiceObject, type VoiceMap } from './voices.js'
 
 const catalog = { dialect: ELEVENLABS_DIALECT, scope: 'voices', versionRequired: false, concurrent: false } as const
 

@@ -3,7 +3,6 @@
  * clients hard-code (LiveKit's default among them) as svc-tts voices (the dialect's `voices` option
  * extends or overrides the table).
  */
-import type { Engine } from '../../../engine/engine.js'
 import { PREDEFINED_VOICES } from '../../../voices/predefined.js'
 import type { VoiceRecord } from '../../../voices/types.js'
 
@@ -40,16 +39,4 @@ export function voiceObject(voice: VoiceRecord): Record<string, unknown> {
     settings: SETTINGS,
     created_at_unix: Math.floor(Date.parse(voice.created_at) / 1000) || null,
   }
-}
-
-/** Every voice of the library, page by page. */
-export async function allVoices(engine: Engine<string>): Promise<VoiceRecord[]> {
-  const voices: VoiceRecord[] = []
-  let cursor: string | undefined
-  do {
-    const page = await engine.voices.list({ limit: 100, ...(cursor && { cursor }) })
-    voices.push(...page.voices)
-    cursor = page.next_cursor ?? undefined
-  } while (cursor)
-  return voices
 }

@@ -14,7 +14,7 @@ import { parseWith } from '../../../validation/parse.js'
 import { route, type AnyRoute } from '../../routes.js'
 import { OPENAI_DIALECT } from './errors.js'
 import type { NameTables } from './mapping.js'
-import { libraryVoices } from './voices.js'
+import { libraryVoices } from '../library-voices.js'
 
 /** When svc-tts's models were published (the predefined voices' date), in OpenAI's seconds. */
 const CREATED = Date.parse('2026-11-22T00:00:00.000Z') / 1000
