@@ -19,6 +19,7 @@ import { PREVIEW_MODEL_ID } from '../voices/preview.js'
 import { SqliteVoiceStore } from '../voices/sqlite-store.js'
 import type { BackendTuning, StoredVoice, VoiceStore } from '../voices/types.js'
 import { toAlignment, type Alignment } from './alignment.js'
+import { checkCallPolicy } from './call-policy.js'
 import { CallTracker, type CallOptions, type CallScope } from './call-scope.js'
 import { DEFAULT_MODELS, ModelRegistry, modelsWithPacks, type ModelEntry, type ModelId } from './models.js'
 import { DEFAULT_MAX_TRANSCRIPT_CHARS, type EngineOptions } from './options.js'
@@ -170,8 +171,10 @@ export class Engine<PackModelId extends string = never> {
     await this.close()
   }
 
-  private resolveIn(request: unknown, kind: RequestKind, container: Container, scope: CallScope): Promise<ResolvedRequest> {
-    return this.gate.resolve(request, kind, container, scope.signal)
+  private async resolveIn(request: unknown, kind: RequestKind, container: Container, scope: CallScope): Promise<ResolvedRequest> {
+    const resolved = await this.gate.resolve(request, kind, container, scope.signal)
+    checkCallPolicy(resolved)
+    return resolved
   }
 
   /** Runs `work` as one call of the engine: under the caller's signal and close(), ended however it ends. */

@@ -7,6 +7,7 @@
  */
 import { AlignmentBuilder, type TimedWord } from './alignment.js'
 import type { CallScope } from './call-scope.js'
+import type { SpeechObserver } from './speech-events.js'
 import { TtsError } from '../errors.js'
 import { fromNativeError, type NativeChunk, type NativeChunkPlan, type NativeSynthStream } from '../native.js'
 import type { SpeechPlanCheck } from '../text/bounds.js'
@@ -78,6 +79,8 @@ export interface SessionSynthesis {
   start(chunks: NativeChunkPlan[]): NativeSynthStream
   /** Called once when the session is over: read to the end, left early, or aborted. */
   finished?: () => void
+  /** Told of the text written and the audio read (metrics, traces). */
+  observer?: SpeechObserver
 }
 
 /** Chunks planned together, the index after the last word they speak, and the flushes they complete. */
@@ -171,6 +174,7 @@ export class WritableSpeechSession implements SpeechSession {
       return
     }
     this.planner.write(text)
+    this.synthesis.observer?.text(text.length)
     this.schedulePlanning()
   }
 
@@ -408,6 +412,7 @@ export class WritableSpeechSession implements SpeechSession {
           if (audio.samples > 0 || words.length > 0 || (last && spoke)) {
             spoke = true
             this.passFirstAudio()
+            if (audio.samples > 0) this.synthesis.observer?.audio(audio.samples / sampleRate)
             yield { audio: audio.audio, samples: audio.samples, offsetSamples, words, endsChunk: last, ...(flushes > 0 && { flushes }) }
           } else {
             this.flushesDone += flushes

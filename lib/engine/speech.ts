@@ -11,11 +11,16 @@ import type { CallScope } from './call-scope.js'
 import { createEncoder, EncodedSpeechSession } from './encoded-session.js'
 import { nativePlan, voiceSpeed, type StreamLimits } from './native-plan.js'
 import type { ResolvedRequest } from './resolve.js'
+import { observeSession } from './speech-events.js'
 import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './speech-session.js'
 
 export interface SpeechLimits extends StreamLimits {
   maxTranscriptChars: number
   maxAudioSeconds: number
+}
+
+function formatLabel(format: ResolvedRequest['format']): string {
+  return `${format.container}/${format.encoding}@${format.sample_rate}`
 }
 
 export class Speech {
@@ -51,6 +56,7 @@ export class Speech {
           }
         },
         ...(how.onFinish && { finished: how.onFinish }),
+        observer: observeSession({ model: resolved.model.id, voiceType: resolved.voice.record.voice_type, format: formatLabel(format) }),
       },
       scope,
     )

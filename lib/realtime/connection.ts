@@ -50,6 +50,8 @@ export interface RealtimeHooks {
   chargeText?(characters: number): Promise<void>
   /** Resolves when the transport can take more audio; synthesis of the waiting context pauses meanwhile. */
   writable?(): Promise<void> | undefined
+  /** Opens a context's speech within the host's own async context (a server ties the speech to its metrics and traces there). */
+  within?<T>(open: () => Promise<T>): Promise<T>
 }
 
 export interface RealtimeConnectionOptions extends RealtimeHooks {
@@ -252,7 +254,8 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
       const { model_id, voice, language, speed } = message
       const overridden = model_id !== undefined || voice !== undefined || language !== undefined || speed !== undefined
       const request = overridden ? sessionRequestFrom(connection.request, { model_id, voice, language, speed }) : connection.resolved
-      speech = await this.options.engine.open(request)
+      const open = () => this.options.engine.open(request)
+      speech = await (this.options.within ? this.options.within(open) : open())
     } catch (error) {
       release()
       throw error
