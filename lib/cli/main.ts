@@ -26,6 +26,9 @@ const USAGE = `usage:
   svc-tts models                                models, their packs and devices, and the packs' voices
   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework ${FRAMEWORKS.join('|')}]
                 [--dialects ${DIALECT_NAMES.join(',')}|none]   the other APIs served beside svc-tts's own (default: all)
+                [--metrics-port N]      /metrics, /healthz and /readyz with no key on a port of their own
+                [--drain-seconds S]     after SIGTERM, requests are served S more seconds while /readyz says 503 (default 5)
+                [--cors-origins URL,..] origins whose pages may call the service (default: none)
   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
   svc-tts --version
 
@@ -67,12 +70,21 @@ function parseCommandLine(argv: string[]) {
       'data-dir': { type: 'string' },
       framework: { type: 'string' },
       dialects: { type: 'string' },
+      'metrics-port': { type: 'string' },
+      'drain-seconds': { type: 'string' },
+      'cors-origins': { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
   })
+}
+
+function portOf(value: string, flag: string): number {
+  const port = Number(value)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError(`${flag} must be a port number`)
+  return port
 }
 
 /** `--dialects openai,cartesia` (or `none`): each dialect on or off. */
@@ -99,10 +111,14 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'serve') {
     const framework = values.framework ?? 'standalone'
     if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw usageError(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
-    const port = Number(values.port ?? 8080)
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a port number')
+    const port = portOf(values.port ?? '8080', '--port')
+    const drainSeconds = Number(values['drain-seconds'] ?? 5)
+    if (!Number.isFinite(drainSeconds) || drainSeconds < 0 || drainSeconds > 600) throw usageError('--drain-seconds must be a number of seconds from 0 to 600')
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
+      drainGraceMs: Math.round(drainSeconds * 1000),
+      ...(values['metrics-port'] !== undefined && { metricsPort: portOf(values['metrics-port'], '--metrics-port') }),
+      ...(values['cors-origins'] !== undefined && { corsOrigins: values['cors-origins'].split(',').map((origin) => origin.trim()) }),
       ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })

@@ -3,9 +3,12 @@
  * directory, one JSON log line per request on stdout, and a graceful shutdown on SIGTERM or SIGINT.
  */
 import { watchFile } from 'node:fs'
+import { setTimeout } from 'node:timers/promises'
 import { createEngine } from '../engine/create.js'
 import type { EngineOptions } from '../engine/engine.js'
+import { isLoopback } from '../server/browsers/token-routes.js'
 import { API_KEYS_ENV, KeyStore } from '../server/keys.js'
+import { serveOperations, type OperationsServer } from '../server/operations/operations-server.js'
 import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
@@ -17,10 +20,16 @@ export interface ServeOptions {
   framework: Framework
   /** How long a shutdown lets streams finish before cancelling them. */
   shutdownDeadlineMs: number
+  /** After SIGTERM, how long requests are still served while /readyz says 503 (load balancers notice), before the shutdown. */
+  drainGraceMs: number
   /** Each API dialect on or off (default: all on). */
   dialects?: Record<string, boolean>
   /** Neural packs and device (from --models-dir). */
   engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
+  /** The metrics and probes on a port of their own, with no key. */
+  metricsPort?: number
+  /** Origins whose pages may call the service (CORS). */
+  corsOrigins?: string[]
 }
 
 function logLine(fields: Record<string, unknown>): void {
@@ -40,28 +49,64 @@ async function loadKeys(dataDir: string): Promise<KeyStore> {
   return store
 }
 
+/** The key the playground's tokens are minted for on loopback: the first that may speak and manage voices. */
+function playgroundKey(keys: KeyStore, host: string): string | undefined {
+  if (!isLoopback(host === 'localhost' ? '127.0.0.1' : host)) return undefined
+  return keys.list().find((key) => key.scopes.includes('text_to_speech') && key.scopes.includes('voices'))?.id
+}
+
+/**
+ * Listens at once, while the engine loads (/readyz says 503 until its packs are loaded and warmed);
+ * SIGTERM drains (/readyz 503, requests still served for the grace), then shuts down gracefully;
+ * SIGINT (a person at a terminal) shuts down without the grace.
+ */
 export async function serve(options: ServeOptions): Promise<void> {
   const keys = await loadKeys(options.dataDir)
-  const engine = await createEngine({ dataDir: options.dataDir, ...options.engine })
-  const service = new TtsService({ engine, keys, ...(options.dialects && { dialects: options.dialects }), log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }) })
+  const loading = performance.now()
+  const engine = createEngine({ dataDir: options.dataDir, ...options.engine })
+  const service = new TtsService({
+    engine,
+    keys,
+    ...(options.dialects && { dialects: options.dialects }),
+    ...(options.corsOrigins && { cors: { origins: options.corsOrigins } }),
+    tokens: { playgroundKey: playgroundKey(keys, options.host) },
+    log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }),
+  })
+  const closeEngine = () => engine.then((loaded) => loaded.close(), () => {})
   let running: MountedService
+  let operations: OperationsServer | undefined
   try {
     running = await mount(service, options.framework, options)
+    if (options.metricsPort !== undefined) operations = await serveOperations(service, options.metricsPort, options.host)
   } catch (error) {
-    await engine.close()
+    await closeEngine()
     throw error
   }
-  logLine({ level: 'info', msg: 'listening', url: `http://${options.host}:${running.address.port}`, framework: options.framework, keys: keys.size })
+  const url = `http://${options.host}:${running.address.port}`
+  const metricsUrl = operations && `http://${options.host}:${operations.address.port}/metrics`
+  // Bound: the probes answer (/readyz 503) while the models load; 'listening' once requests are served.
+  logLine({ level: 'info', msg: 'starting', url, ...(metricsUrl && { metrics_url: metricsUrl }) })
+  try {
+    await service.started
+  } catch (error) {
+    await running.close(0)
+    await operations?.close()
+    throw error
+  }
+  logLine({ level: 'info', msg: 'listening', url, framework: options.framework, keys: keys.size, load_ms: Math.round(performance.now() - loading), ...(metricsUrl && { metrics_url: metricsUrl }) })
 
   await new Promise<void>((resolve) => {
     let stopping = false
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) return
       stopping = true
-      logLine({ level: 'info', msg: 'shutting down', signal, deadline_ms: options.shutdownDeadlineMs })
-      void running
-        .close(options.shutdownDeadlineMs)
-        .then(() => engine.close())
+      const graceMs = signal === 'SIGTERM' ? options.drainGraceMs : 0
+      service.drain()
+      logLine({ level: 'info', msg: 'shutting down', signal, drain_grace_ms: graceMs, deadline_ms: options.shutdownDeadlineMs })
+      void setTimeout(graceMs)
+        .then(() => running.close(options.shutdownDeadlineMs))
+        .then(() => closeEngine())
+        .then(() => operations?.close())
         .then(() => {
           logLine({ level: 'info', msg: 'stopped' })
           resolve()

@@ -30,7 +30,8 @@ export function bearer(headers: IncomingHttpHeaders): string | undefined {
 
 export const SPEC_DIALECT: Dialect = {
   name: 'spec',
-  key: (headers) => header(headers, 'x-api-key'),
+  // Bearer: a browser token (or a key) as pages send credentials.
+  key: (headers) => header(headers, 'x-api-key') ?? bearer(headers),
   errorBody: (error) => error.toJSON(),
 }
 

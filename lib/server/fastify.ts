@@ -108,6 +108,7 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
     }
     scope.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id)
+      reply.headers(service.responseHeaders(request.headers))
     })
     scope.addHook('onResponse', async (request, reply) => {
       service.logRequest({
@@ -153,7 +154,7 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
             if (!reply.raw.writableFinished) controller.abort()
           })
           try {
-            admissions.set(request, await service.admit(route, request.headers, request.params as Record<string, string>, controller.signal, parseTarget(request.url).query))
+            admissions.set(request, await service.admit(route, request.headers, request.params as Record<string, string>, controller.signal, parseTarget(request.url).query, request.socket.remoteAddress))
           } catch (error) {
             const { status, headers, json } = errorResponse(error, service.dialectOf(route, request.headers))
             discardRefusedBody(request.raw, reply.raw)

@@ -14,7 +14,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { TtsError } from '../errors.js'
 
-export const SCOPES = ['text_to_speech', 'voices'] as const
+export const SCOPES = ['text_to_speech', 'voices', 'tokens', 'metrics'] as const
 export type Scope = (typeof SCOPES)[number]
 
 /** The environment variable that may hold keys (comma-separated), each with every scope. */
@@ -61,6 +61,8 @@ function stored(config: KeyConfig, index: number): StoredKey {
 export interface Principal {
   keyId: string
   scopes: readonly Scope[]
+  /** A browser token's binding: the one voice or model it speaks with. */
+  bound?: { voiceId?: string; modelId?: string }
 }
 
 export class KeyStore extends EventEmitter<{ change: [] }> {

@@ -104,11 +104,12 @@ export async function serveRoute(service: TtsService, route: AnyRoute, request: 
   const started = performance.now()
   const requestId = randomUUID()
   response.setHeader('x-request-id', requestId)
+  for (const [name, value] of Object.entries(service.responseHeaders(request.headers))) response.setHeader(name, value)
   const signal = clientGone(response)
   endConnectionIfClosing(service, response)
   let result: RouteResponse
   try {
-    const admitted = await service.admit(route, request.headers, params, signal, parseTarget(request.url).query)
+    const admitted = await service.admit(route, request.headers, params, signal, parseTarget(request.url).query, request.socket.remoteAddress)
     let body: unknown
     try {
       body = route.body === 'stream' ? request : parsedBody !== undefined ? parsedBody : route.body === undefined ? undefined : await readBody(request, admitted.bodyLimit, route.tooLarge)

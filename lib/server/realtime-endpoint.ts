@@ -39,6 +39,7 @@ export const SPEC_REALTIME: RealtimeEndpoint = {
   path: WEBSOCKET_PATH,
   dialect: SPEC_DIALECT,
   versionRequired: true,
-  handshakeKey: (headers, query) => query.get('api_key') ?? header(headers, 'api_key') ?? header(headers, 'x-api-key'),
+  // access_token: a browser token (a browser's WebSocket can set no header).
+  handshakeKey: (headers, query) => query.get('api_key') ?? query.get('access_token') ?? header(headers, 'api_key') ?? header(headers, 'x-api-key'),
   translator: () => ({ messages: (text) => [parseClientMessage(text)], events: (event) => [event] }),
 }

@@ -12,7 +12,7 @@ import type { FieldCodes } from '../validation/parse.js'
 import type { Dialect } from './dialect.js'
 import type { Principal, Scope } from './keys.js'
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
 /**
  * A route's body: JSON checked by a schema (the handler gets what it parsed, which the engine then
@@ -34,6 +34,8 @@ export interface RouteContext<Body = unknown> {
   /** The target's query (dialects whose APIs put options there: ElevenLabs' `output_format`). */
   query: URLSearchParams
   headers: IncomingHttpHeaders
+  /** The client's address as the socket gives it (a proxy's, behind one). */
+  remoteAddress: string | undefined
   /** Aborted when the client goes away or the server shuts down. */
   signal: AbortSignal
   /** Counts characters of text against the key's usage limit (throws 429 USAGE_LIMIT_EXCEEDED). */
@@ -66,6 +68,8 @@ export interface Route<Body = unknown> {
   tooLarge?: ErrorCode
   /** The request holds an upload slot too (its key's, and one of the server's). */
   upload?: boolean
+  /** Still answered while the server shuts down (the probes, the metrics). */
+  duringShutdown?: boolean
   handle(context: RouteContext<Body>): Promise<RouteResponse>
   /** On a path another dialect serves too: whether a request with these headers is this route's (mergeSharedPaths). */
   claims?(headers: IncomingHttpHeaders): boolean

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { Engine } from '../engine/engine.js'
 import type { RealtimeLimits } from '../realtime/connection.js'
 import { strictObject } from '../validation/parse.js'
+import { corsOptionsSchema } from './browsers/cors.js'
 import { dialectsOptionSchema } from './dialects/index.js'
 import { KeyStore, type KeyConfig } from './keys.js'
 import { limitsSchema, type Limiter } from './limits.js'
@@ -37,7 +38,8 @@ export interface RequestLog {
 }
 
 export const serviceOptionsSchema = strictObject({
-  engine: z.instanceof(Engine, { error: 'engine must be an Engine made by createEngine' }),
+  /** The engine, or its promise: until it resolves (models loading) /readyz is 503 and requests get 503 SERVER_STARTING. */
+  engine: z.union([z.instanceof(Engine), z.custom<Promise<Engine<string>>>((value) => value instanceof Promise)], { error: 'engine must be an Engine made by createEngine, or its promise' }),
   /** Keys as secrets or hashes, or a KeyStore; default: the SVC_TTS_API_KEYS environment variable. */
   keys: z.union([z.instanceof(KeyStore), z.array(z.custom<KeyConfig>((v) => typeof v === 'string' || (typeof v === 'object' && v !== null)))]).optional(),
   limiter: z.custom<Limiter>((v) => typeof v === 'object' && v !== null && 'acquire' in v && 'hit' in v && 'charge' in v, 'limiter must implement acquire, hit and charge').optional(),
@@ -72,6 +74,12 @@ export const serviceOptionsSchema = strictObject({
   dialects: dialectsOptionSchema.optional(),
   /** More routes mounted beside the SPEC's text-to-speech and voice operations. */
   routes: z.array(z.custom<AnyRoute>((v) => typeof v === 'object' && v !== null && 'handle' in v, 'a route needs a handle function')).optional(),
+  /** Prometheus metrics at GET /metrics (default on, behind a key with the `metrics` scope); `false` for none. */
+  metrics: z.union([z.literal(false), strictObject({ public: z.boolean().optional(), processMetrics: z.boolean().optional() })]).optional(),
+  /** Pages on other origins may call the service (default: none). */
+  cors: corsOptionsSchema.optional(),
+  /** Browser tokens: the secret they are signed with (default: random per service; share one between replicas), the key the playground's tokens are minted for on loopback. */
+  tokens: strictObject({ secret: z.string().min(32).optional(), playgroundKey: z.string().min(1).optional() }).optional(),
   /** One structured entry per request. */
   log: z.custom<(entry: RequestLog) => void>((v) => typeof v === 'function', 'log must be a function').optional(),
 })

@@ -16,7 +16,7 @@ import { API_KEYS_ENV, KeyStore, type Principal, type Scope } from './keys.js'
 import { MemoryLimiter, type Limiter } from './limits.js'
 import { currentPrincipal, FLOODING, KeyMessageRates } from './realtime-keys.js'
 import { errorResponse } from './responses.js'
-import { mergeSharedPaths, type AnyRoute, type RouteResponse } from './routes.js'
+import { mergeSharedPaths, type AnyRoute, type RouteContext, type RouteResponse } from './routes.js'
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_CONCURRENT_UPLOADS,
@@ -34,6 +34,14 @@ import { parseTarget } from './target.js'
 import { TTS_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
 import { VOICE_ROUTES } from './voice-routes.js'
+import { withCallPolicy } from '../engine/call-policy.js'
+import { Cors } from './browsers/cors.js'
+import { tokenRoutes } from './browsers/token-routes.js'
+import { TOKEN_PREFIX, TOKEN_SECRET_ENV, TokenIssuer } from './browsers/tokens.js'
+import { ServiceMetrics } from './operations/metrics.js'
+import { ServiceObserver, type Observation } from './operations/observer.js'
+import { readiness, type EngineState, type Readiness } from './operations/readiness.js'
+import { operationsRoutes } from './operations/routes.js'
 
 export interface ServiceInput {
   headers: IncomingHttpHeaders
@@ -80,9 +88,9 @@ export interface AdmittedRequest {
   abandon(): void
 }
 
+const NO_COUNTERS = { activeTasks: 0, externalBytes: 0, liveStreams: 0, poolThreads: 0, queuedTasks: 0, unreadAudioBytes: 0 }
+
 export class TtsService {
-  /** Any model id: clients' requests are checked at run time. */
-  readonly engine: Engine<string>
   readonly routes: readonly AnyRoute[]
   readonly realtimeEndpoints: readonly RealtimeEndpoint[]
   readonly keys: KeyStore
@@ -101,14 +109,38 @@ export class TtsService {
   private readonly keyMessages: KeyMessageRates
   private idle: (() => void) | undefined
   private closing = false
+  private draining = false
+  private loaded: Engine<string> | undefined
+  private engineState: EngineState = 'loading'
+  /** Settles once the engine is made (or failed to be): rejects with its failure. */
+  readonly started: Promise<void>
+  readonly metrics: ServiceMetrics | undefined
+  private readonly observer: ServiceObserver
+  readonly cors: Cors | undefined
+  readonly tokens: TokenIssuer
 
   constructor(options: ServiceOptions) {
     const parsed = parseWith(serviceOptionsSchema, options, 'service options')
-    this.engine = parsed.engine
-    const dialects = mountDialects(parsed.dialects)
-    this.routes = mergeSharedPaths([...TTS_ROUTES, ...VOICE_ROUTES, ...dialects.routes, ...(parsed.routes ?? [])])
-    this.realtimeEndpoints = [SPEC_REALTIME, ...dialects.realtime]
+    this.started = this.load(parsed.engine)
+    this.started.catch(() => {})  // a failure is awaited through `started`, and told by /readyz
     this.keys = parsed.keys instanceof KeyStore ? parsed.keys : parsed.keys ? KeyStore.fromConfig(parsed.keys) : (KeyStore.fromEnv(process.env[API_KEYS_ENV]) ?? new KeyStore())
+    this.tokens = new TokenIssuer(this.keys, parsed.tokens?.secret ?? process.env[TOKEN_SECRET_ENV])
+    this.cors = parsed.cors && new Cors(parsed.cors)
+    const metricsOptions = parsed.metrics === false ? undefined : (parsed.metrics ?? {})
+    this.metrics = metricsOptions && new ServiceMetrics({
+      counters: () => this.loaded?.counters() ?? NO_COUNTERS,
+      requestsInFlight: () => this.live.size,
+      webSockets: () => this.connections.size,
+      realtimeContexts: () => this.realtimeContexts,
+      ready: () => this.loaded !== undefined && !this.draining && !this.closing,
+    }, metricsOptions.processMetrics ?? true)
+    this.observer = new ServiceObserver(this.metrics)
+    this.observer.subscribe()
+    const dialects = mountDialects(parsed.dialects)
+    const operations = operationsRoutes({ readiness: () => this.readiness(), metrics: this.metrics, metricsPublic: metricsOptions?.public ?? false })
+    const served = [...TTS_ROUTES, ...VOICE_ROUTES, ...operations, ...tokenRoutes(this.tokens, this.keys, parsed.tokens?.playgroundKey), ...dialects.routes, ...(parsed.routes ?? [])]
+    this.routes = this.withPreflights(mergeSharedPaths(served))
+    this.realtimeEndpoints = [SPEC_REALTIME, ...dialects.realtime]
     this.limiter = parsed.limiter ?? new MemoryLimiter(parsed.limits)
     this.maxBodyBytes = parsed.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     this.maxConcurrentUploads = parsed.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS
@@ -134,8 +166,66 @@ export class TtsService {
     this.log = parsed.log
   }
 
+  /** Any model id: clients' requests are checked at run time. Throws SERVER_STARTING while the engine is being made. */
+  get engine(): Engine<string> {
+    if (this.loaded) return this.loaded
+    if (this.engineState === 'failed') throw new TtsError('ENGINE_CLOSED', 'the engine failed to start')
+    throw new TtsError('SERVER_STARTING', 'the server is starting: its models are loading', { extra: { retry_after_seconds: 1 } })
+  }
+
+  private async load(engine: Engine<string> | Promise<Engine<string>>): Promise<void> {
+    if (!(engine instanceof Promise)) {
+      this.loaded = engine
+      this.engineState = 'loaded'
+      return
+    }
+    try {
+      this.loaded = await engine
+      this.engineState = 'loaded'
+    } catch (error) {
+      this.engineState = 'failed'
+      throw error
+    }
+  }
+
   get isClosing(): boolean {
     return this.closing
+  }
+
+  /** What /readyz answers. */
+  readiness(): Promise<Readiness> {
+    return readiness({ engineState: () => this.engineState, engine: () => this.loaded, draining: () => this.draining, closing: () => this.closing })
+  }
+
+  /**
+   * The first step of a graceful shutdown: /readyz turns 503 so that load balancers stop sending
+   * traffic, while requests that still come are served as before. close() ends it.
+   */
+  drain(): void {
+    this.draining = true
+  }
+
+  /** An OPTIONS route per path answering CORS preflights with that path's methods, when CORS is configured. */
+  private withPreflights(routes: AnyRoute[]): AnyRoute[] {
+    const cors = this.cors
+    if (!cors) return routes
+    const methods = new Map<string, string[]>()
+    for (const r of routes) methods.set(r.path, [...(methods.get(r.path) ?? []), r.method])
+    const preflights = [...methods].map(([path, allowed]): AnyRoute => ({
+      method: 'OPTIONS',
+      path,
+      scope: null,
+      versionRequired: false,
+      concurrent: false,
+      duringShutdown: true,
+      handle: async ({ headers }) => ({ status: 204, headers: cors.preflight(headers, allowed), body: Buffer.alloc(0) }),
+    }))
+    return [...routes, ...preflights]
+  }
+
+  /** Headers every response to this request carries (CORS for a listed origin). */
+  responseHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+    return this.cors?.responseHeaders(headers) ?? {}
   }
 
   /** Live realtime contexts over every connection. */
@@ -159,10 +249,22 @@ export class TtsService {
    * the key and its scope, the request rate, a concurrency slot, and the length the client declared.
    * Throws the refusal.
    */
-  async admit(mounted: AnyRoute, headers: IncomingHttpHeaders, params: Record<string, string>, signal: AbortSignal, query = new URLSearchParams()): Promise<AdmittedRequest> {
-    if (this.closing) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
+  async admit(mounted: AnyRoute, headers: IncomingHttpHeaders, params: Record<string, string>, signal: AbortSignal, query = new URLSearchParams(), remoteAddress?: string): Promise<AdmittedRequest> {
     const route = mounted.choose?.(headers) ?? mounted
     const dialect = route.dialect ?? SPEC_DIALECT
+    const observation = this.observer.begin(route.method, route.path, dialect.name, headers)
+    try {
+      return await this.admitObserved(route, dialect, observation, headers, params, signal, query, remoteAddress)
+    } catch (error) {
+      const refusal = errorResponse(error, dialect)
+      this.metrics?.refused(refusal.errorCode)
+      this.observer.end(observation, refusal.status, refusal.errorCode)
+      throw error
+    }
+  }
+
+  private async admitObserved(route: AnyRoute, dialect: Dialect, observation: Observation, headers: IncomingHttpHeaders, params: Record<string, string>, signal: AbortSignal, query: URLSearchParams, remoteAddress: string | undefined): Promise<AdmittedRequest> {
+    if (this.closing && !route.duringShutdown) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
     const version = resolveVersion(header(headers, 'version'), route.versionRequired)
     const principal = route.scope ? this.authenticate(dialect.key(headers), route.scope) : undefined
     const bodyLimit = this.bodyLimit(route)
@@ -176,52 +278,73 @@ export class TtsService {
     signal.addEventListener('abort', onAbort, { once: true })
     this.live.add(controller)
     let settled = false
-    const settle = () => {
+    const settle = (status: number, code: string) => {
       if (settled) return
       settled = true
       release?.()
       signal.removeEventListener('abort', onAbort)
       this.live.delete(controller)
+      this.observer.end(observation, status, code)
       if (this.live.size === 0) this.idle?.()
     }
+    const service = this
+    // The engine is read when a route uses it: the probes and the metrics answer while it loads.
+    const contextFor = (body: unknown): RouteContext => ({
+      get engine() {
+        return service.engine
+      },
+      body: routeBody(route, body),
+      version,
+      principal,
+      params,
+      query,
+      headers,
+      remoteAddress,
+      signal: controller.signal,
+      charge: async (characters: number) => {
+        if (principal) await this.limiter.charge(principal.keyId, characters)
+      },
+      owner: principal && { id: principal.keyId, quota: this.quota },
+    })
+    // The request's work, its stream's pulls included, runs where its speech is counted to it and its credential's binding holds.
+    const within = <T>(work: () => T): T => this.observer.within(observation, () => withCallPolicy(principal?.bound, work))
     return {
       route,
       bodyLimit,
-      abandon: settle,
+      abandon: () => settle(499, 'ABORTED'),
       run: async (body) => {
         try {
-          const response = await route.handle({
-            engine: this.engine,
-            version,
-            principal,
-            body: routeBody(route, body),
-            params,
-            query,
-            headers,
-            signal: controller.signal,
-            charge: async (characters) => {
-              if (principal) await this.limiter.charge(principal.keyId, characters)
-            },
-            owner: principal && { id: principal.keyId, quota: this.quota },
-          })
+          const response = await within(() => route.handle(contextFor(body)))
           if (!('stream' in response)) {
-            settle()
+            settle(response.status, 'json' in response && response.errorCode !== undefined ? response.errorCode : 'ok')
             return response
           }
           const stream = response.stream
           return {
             ...response,
             stream: (async function* () {
+              let code = 'ABORTED'
+              const chunks = stream[Symbol.asyncIterator]()
               try {
-                yield* stream
+                for (;;) {
+                  const next = await within(() => chunks.next())
+                  if (next.done) break
+                  yield next.value
+                }
+                code = 'ok'
+              } catch (error) {
+                code = errorResponse(error, dialect).errorCode
+                throw error
               } finally {
-                settle()
+                if (code === 'ABORTED') await chunks.return?.()
+                settle(response.status, code)
               }
             })(),
           }
         } catch (error) {
-          settle()
-          return errorResponse(error, dialect)
+          const refusal = errorResponse(error, dialect)
+          settle(refusal.status, refusal.errorCode)
+          return refusal
         }
       },
     }
@@ -271,7 +394,7 @@ export class TtsService {
 
   /** The verified key for a request needing `scope`, else 401 INVALID_API_KEY. */
   authenticate(presented: string | undefined, scope: Scope): Principal {
-    const principal = this.keys.verify(presented)
+    const principal = presented?.startsWith(TOKEN_PREFIX) ? this.tokens.verify(presented) : this.keys.verify(presented)
     if (!principal) throw new TtsError('INVALID_API_KEY', presented ? 'the API key is not valid' : 'an API key is required')
     if (!principal.scopes.includes(scope)) throw new TtsError('INVALID_API_KEY', `the API key lacks the '${scope}' scope`)
     return principal
@@ -283,12 +406,19 @@ export class TtsService {
    * first message and the handshake carried none: authorizeRealtimeKey checks it then.
    */
   async authorizeWebSocket(endpoint: RealtimeEndpoint, headers: IncomingHttpHeaders, url: string): Promise<Principal | undefined> {
-    if (this.closing) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
-    const { query } = parseTarget(url)
-    resolveVersion(query.get('version') ?? header(headers, 'version'), endpoint.versionRequired)
-    const presented = endpoint.handshakeKey(headers, query)
-    if (presented === undefined && endpoint.messageKey) return undefined
-    return this.authorizeRealtimeKey(presented)
+    try {
+      if (this.closing) throw new TtsError('SERVER_CLOSING', 'the server is shutting down')
+      void this.engine  // SERVER_STARTING while it loads
+      this.cors?.checkHandshake(headers)
+      const { query } = parseTarget(url)
+      resolveVersion(query.get('version') ?? header(headers, 'version'), endpoint.versionRequired)
+      const presented = endpoint.handshakeKey(headers, query)
+      if (presented === undefined && endpoint.messageKey) return undefined
+      return await this.authorizeRealtimeKey(presented)
+    } catch (error) {
+      this.metrics?.refused(errorResponse(error).errorCode)
+      throw error
+    }
   }
 
   /** A realtime connection's key: valid, with the realtime scope, its message rate not cooling down, a request of the key counted. */
@@ -304,11 +434,12 @@ export class TtsService {
    * rate; each new context is a request of the key (its key checked again, the request rate, a
    * concurrency slot held while it lives), then its text is charged to the key's usage.
    */
-  openRealtime(principal: Principal, writable: () => Promise<void> | undefined, dialect: Pick<RealtimeConnectionOptions, 'parse' | 'flushMarkers'> = {}): RealtimeConnection {
+  openRealtime(principal: Principal, writable: () => Promise<void> | undefined, endpoint: { path: string; dialect: string } & Pick<RealtimeConnectionOptions, 'parse' | 'flushMarkers'> = { path: SPEC_REALTIME.path, dialect: SPEC_DIALECT.name }): RealtimeConnection {
     const { keyId } = principal
+    const { path, dialect, ...translation } = endpoint
     const connection = new RealtimeConnection({
       engine: this.engine,
-      ...dialect,
+      ...translation,
       limits: this.realtimeLimits,
       admitMessage: (cost) => this.keyMessages.take(keyId, cost),
       authorize: () => void currentPrincipal(this.keys, principal),
@@ -318,10 +449,13 @@ export class TtsService {
       },
       chargeText: (characters) => this.limiter.charge(keyId, characters),
       writable,
+      // Each context's speech is observed from its opening, and held to a token's binding.
+      within: (open) => this.observer.within(this.observer.beginContext(path, dialect), () => withCallPolicy(principal.bound, open)),
     })
     this.connections.set(connection, principal)
     connection.once('close', (error) => {
       if (error && FLOODING.has(error.code)) this.keyMessages.coolDown(keyId)
+      if (error) this.metrics?.refused(error.code)
       this.connections.delete(connection)
       if (this.connections.size === 0 && this.live.size === 0) this.idle?.()
     })
@@ -364,6 +498,7 @@ export class TtsService {
     clearTimeout(timer)
     for (const controller of this.live) controller.abort(new TtsError('SERVER_CLOSING', 'the server shut down'))
     for (const connection of this.connections.keys()) connection.destroy()
+    this.observer.unsubscribe()
   }
 }
 

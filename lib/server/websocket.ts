@@ -90,6 +90,8 @@ function serveRealtime(service: TtsService, principal: Principal, socket: WebSoc
       check()
     })
   const session = service.openRealtime(principal, () => (open() && socket.bufferedAmount > bound ? waitForRoom() : undefined), {
+    path: endpoint.path,
+    dialect: endpoint.dialect.name,
     parse: (text) => translator.messages(text),
     flushMarkers: endpoint.flushMarkers ?? false,
   })

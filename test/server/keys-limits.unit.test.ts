@@ -35,7 +35,7 @@ describe('API keys', () => {
 
   it('come from the environment variable, comma-separated, with every scope', () => {
     const store = KeyStore.fromEnv('sk_one, sk_two')!
-    expect(store.verify('sk_two')?.scopes).toEqual(['text_to_speech', 'voices'])
+    expect(store.verify('sk_two')?.scopes).toEqual(['text_to_speech', 'voices', 'tokens', 'metrics'])
     expect(KeyStore.fromEnv('')).toBeUndefined()
   })
 })
