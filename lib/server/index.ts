@@ -21,3 +21,6 @@ export { RealtimeConnection, DEFAULT_REALTIME_LIMITS } from '../realtime/connect
 export type { RealtimeLimits, RealtimeHooks, RealtimeConnectionOptions } from '../realtime/connection.js'
 export { DEFAULT_CONTEXT_ID } from '../realtime/messages.js'
 export type { AudioOutput, ErrorEvent, FinalOutput, FlushedOutput, ServerMessage } from '../realtime/messages.js'
+export { createWyomingServer, DEFAULT_WYOMING_PORT, DEFAULT_WYOMING_URI } from './wyoming/server.js'
+export type { WyomingServer, WyomingServerOptions } from './wyoming/server.js'
+export type { WyomingLog } from './wyoming/connection.js'
