@@ -26,6 +26,7 @@ const USAGE = `usage:
   svc-tts models                                models, their packs and devices, and the packs' voices
   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework ${FRAMEWORKS.join('|')}]
                 [--dialects ${DIALECT_NAMES.join(',')}|none]   the other APIs served beside svc-tts's own (default: all)
+                [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
   svc-tts --version
 
@@ -67,6 +68,7 @@ function parseCommandLine(argv: string[]) {
       'data-dir': { type: 'string' },
       framework: { type: 'string' },
       dialects: { type: 'string' },
+      wyoming: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -101,9 +103,12 @@ async function main(argv: string[]): Promise<number> {
     if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw usageError(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
     const port = Number(values.port ?? 8080)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a port number')
+    // stdout carries serve's log lines, so Wyoming cannot have it.
+    if (values.wyoming !== undefined && !/^(tcp|unix):\/\/./.test(values.wyoming)) throw usageError('--wyoming takes tcp://host:port or unix://path')
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
       ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
+      ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0

@@ -9,6 +9,7 @@ import { API_KEYS_ENV, KeyStore } from '../server/keys.js'
 import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
+import { createWyomingServer, type WyomingServer } from '../server/wyoming/server.js'
 
 export interface ServeOptions {
   port: number
@@ -21,6 +22,8 @@ export interface ServeOptions {
   dialects?: Record<string, boolean>
   /** Neural packs and device (from --models-dir). */
   engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
+  /** A Wyoming server beside the HTTP one, on the same engine (tcp:// or unix://). */
+  wyoming?: string
 }
 
 function logLine(fields: Record<string, unknown>): void {
@@ -45,6 +48,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const engine = await createEngine({ dataDir: options.dataDir, ...options.engine })
   const service = new TtsService({ engine, keys, ...(options.dialects && { dialects: options.dialects }), log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }) })
   let running: MountedService
+  let wyoming: WyomingServer | undefined
   try {
     running = await mount(service, options.framework, options)
   } catch (error) {
@@ -52,6 +56,20 @@ export async function serve(options: ServeOptions): Promise<void> {
     throw error
   }
   logLine({ level: 'info', msg: 'listening', url: `http://${options.host}:${running.address.port}`, framework: options.framework, keys: keys.size })
+  if (options.wyoming !== undefined) {
+    try {
+      wyoming = await createWyomingServer(engine, {
+        uri: options.wyoming,
+        log: (entry) => logLine({ level: 'info', msg: 'wyoming synthesis', ...entry }),
+        onWarning: (message) => logLine({ level: 'warn', msg: message }),
+      })
+    } catch (error) {
+      await running.close(0)
+      await engine.close()
+      throw error
+    }
+    logLine({ level: 'info', msg: 'wyoming listening', url: wyoming.url })
+  }
 
   await new Promise<void>((resolve) => {
     let stopping = false
@@ -59,8 +77,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       if (stopping) return
       stopping = true
       logLine({ level: 'info', msg: 'shutting down', signal, deadline_ms: options.shutdownDeadlineMs })
-      void running
-        .close(options.shutdownDeadlineMs)
+      void Promise.all([running.close(options.shutdownDeadlineMs), wyoming?.close()])
         .then(() => engine.close())
         .then(() => {
           logLine({ level: 'info', msg: 'stopped' })
