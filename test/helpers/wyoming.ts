@@ -20,6 +20,33 @@ export function frame(type: string, data?: Record<string, unknown>, payload?: Bu
   return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...(dataBytes ? [dataBytes] : []), ...(payload ? [payload] : [])])
 }
 
+/** The first whole event of `bytes` and its length on the wire, or undefined while it is incomplete. */
+function readEvent(bytes: Buffer): { event: ClientEvent; length: number } | undefined {
+  const newline = bytes.indexOf(0x0a)
+  if (newline < 0) return undefined
+  const header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as Record<string, unknown>
+  const dataLength = (header.data_length as number | undefined) ?? 0
+  const payloadLength = (header.payload_length as number | undefined) ?? 0
+  if (bytes.length < newline + 1 + dataLength + payloadLength) return undefined
+  let offset = newline + 1
+  const data = { ...(header.data as Record<string, unknown> | undefined), ...(dataLength > 0 ? JSON.parse(bytes.subarray(offset, offset + dataLength).toString('utf8')) : {}) }
+  offset += dataLength
+  const payload = payloadLength > 0 ? Buffer.from(bytes.subarray(offset, offset + payloadLength)) : undefined
+  offset += payloadLength
+  return { event: { type: header.type as string, data, ...(payload && { payload }) }, length: offset }
+}
+
+/** Every event of a whole recording of a connection's output. */
+export function parseEvents(bytes: Buffer): ClientEvent[] {
+  const events: ClientEvent[] = []
+  for (let read = readEvent(bytes); read; read = readEvent(bytes)) {
+    events.push(read.event)
+    bytes = bytes.subarray(read.length)
+  }
+  if (bytes.length > 0) throw new Error(`${bytes.length} bytes after the last whole event`)
+  return events
+}
+
 export class WyomingClient {
   readonly events: ClientEvent[] = []
   private buffered = Buffer.alloc(0)
@@ -84,20 +111,9 @@ export class WyomingClient {
   }
 
   private parse(): void {
-    for (;;) {
-      const newline = this.buffered.indexOf(0x0a)
-      if (newline < 0) return
-      const header = JSON.parse(this.buffered.subarray(0, newline).toString('utf8')) as Record<string, unknown>
-      const dataLength = (header.data_length as number | undefined) ?? 0
-      const payloadLength = (header.payload_length as number | undefined) ?? 0
-      if (this.buffered.length < newline + 1 + dataLength + payloadLength) return
-      let offset = newline + 1
-      const data = { ...(header.data as Record<string, unknown> | undefined), ...(dataLength > 0 ? JSON.parse(this.buffered.subarray(offset, offset + dataLength).toString('utf8')) : {}) }
-      offset += dataLength
-      const payload = payloadLength > 0 ? Buffer.from(this.buffered.subarray(offset, offset + payloadLength)) : undefined
-      offset += payloadLength
-      this.buffered = this.buffered.subarray(offset)
-      this.events.push({ type: header.type as string, data, ...(payload && { payload }) })
+    for (let read = readEvent(this.buffered); read; read = readEvent(this.buffered)) {
+      this.buffered = this.buffered.subarray(read.length)
+      this.events.push(read.event)
       this.wake()
     }
   }

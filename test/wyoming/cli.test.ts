@@ -1,13 +1,13 @@
 // `svc-tts serve --wyoming tcp://...`: the Wyoming server beside the HTTP one, on the same engine,
 // its address logged, each synthesis logged, and both closed on SIGTERM.
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { serveListening } from '../helpers/served.js'
-import { audioSegments, WyomingClient } from '../helpers/wyoming.js'
+import { audioSegments, frame, parseEvents as parseAll, WyomingClient } from '../helpers/wyoming.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
@@ -41,4 +41,28 @@ describe('svc-tts serve --wyoming', () => {
     const serve = (uri: string) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--wyoming', uri], { cwd: root })
     await expect(serve('stdio://')).rejects.toMatchObject({ code: 2, stderr: 'error INVALID_ARGUMENT: --wyoming takes tcp://host:port or unix://path\n' })
   })
+})
+
+describe('createWyomingServer on stdio://', () => {
+  it('speaks over stdin and stdout, as a program that runs it as a child does', async () => {
+    const script = [
+      "import { createEngine } from './lib/index.ts'",
+      "import { createWyomingServer } from './lib/server/index.ts'",
+      'const engine = await createEngine()',
+      "const server = await createWyomingServer(engine, { uri: 'stdio://' })",
+      "process.stdin.once('end', () => void server.close().then(() => engine.close()))",
+    ].join('\n')
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root })
+    const out: Buffer[] = []
+    child.stdout.on('data', (part: Buffer) => out.push(part))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    child.stdin.write(frame('synthesize', { text: 'Hello.', voice: { name: 'Sarah' } }))
+    const started = Date.now()
+    while (!Buffer.concat(out).includes('"audio-stop"') && Date.now() - started < 30_000) await new Promise((resolve) => setTimeout(resolve, 20))
+    child.stdin.end()
+    expect(await exited).toBe(0)
+    const client = parseAll(Buffer.concat(out))
+    expect(client.map((e) => e.type).filter((t) => t !== 'audio-chunk')).toEqual(['audio-start', 'audio-stop'])
+    expect(audioSegments(client)[0]!.rate).toBe(16000)
+  }, 60_000)
 })

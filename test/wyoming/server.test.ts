@@ -242,6 +242,26 @@ describe('Wyoming server', () => {
     expect(await waitUntil(() => server.connections === 0 && nativeIdle())).toBe(true)
   }, 120_000)
 
+  it('synthesises no further ahead of a client that stops reading than the engine\'s bound, and goes on when it reads again', async () => {
+    const text = PARAGRAPH.repeat(60)
+    const client = await connect()
+    client.send('synthesize', { text, voice: { name: 'Kal' } })
+    await client.until((e) => e.type === 'audio-chunk')
+    client.socket.pause()
+    // The engine parks once the socket's buffers and its own 5 s ahead are full.
+    expect(await waitUntil(() => engine.counters().activeTasks === 0 && engine.counters().unreadAudioBytes > 0, 40_000)).toBe(true)
+    const parked = logs.length
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(engine.counters().activeTasks).toBe(0)
+    // The engine's bound: 5 s ahead, plus the sentences in synthesis when it was reached.
+    expect(engine.counters().unreadAudioBytes).toBeLessThanOrEqual(15 * 16000 * 2)
+    expect(logs.length).toBe(parked)
+    client.socket.resume()
+    const events = await client.until((e) => e.type === 'audio-stop', 60_000)
+    client.close()
+    expect(audioSegments(events)[0]!.pcm.equals(await engineAudio(text, voiceId('Kal'), 'svc_pro_v1.0', 16000))).toBe(true)
+  }, 90_000)
+
   it('cancels the native work of a client that leaves mid-sentence', async () => {
     const client = await connect()
     client.send('synthesize', { text: PARAGRAPH.repeat(20), voice: { name: 'Richard' } })
