@@ -80,9 +80,9 @@ describe('Wyoming server', () => {
     const voices = program.voices as { name: string; languages: string[]; speakers: { name: string }[] | null; attribution: { name: string } }[]
     // The 32 predefined voices, then the pack as one voice with its speakers.
     expect(voices.slice(0, 4).map((v) => v.name)).toEqual(['Sarah', 'Richard', 'Alan', 'Kal'])
-    expect(voices.find((v) => v.name === 'Sarah')).toMatchObject({ languages: ['en'], speakers: null, attribution: { name: 'CMU Flite' }, installed: true })
+    expect(voices.find((v) => v.name === 'Sarah')).toMatchObject({ languages: ['en'], speakers: null, attribution: { name: 'CMU Flite' }, installed: true, version: program.version })
     expect(voices.find((v) => v.name === 'Mateo')).toMatchObject({ languages: ['es'], attribution: { name: 'eSpeak NG' } })
-    expect(voices.find((v) => v.name === 'en_US-fixturemulti-medium')).toMatchObject({ languages: ['en'], speakers: [{ name: 'alice' }, { name: 'bob' }, { name: 'carol' }], attribution: { name: 'rhasspy' } })
+    expect(voices.find((v) => v.name === 'en_US-fixturemulti-medium')).toMatchObject({ languages: ['en'], speakers: [{ name: 'alice' }, { name: 'bob' }, { name: 'carol' }], attribution: { name: 'rhasspy' }, version: null })
     expect(new Set(voices.flatMap((v) => v.languages))).toEqual(new Set(['en', 'es', 'fr', 'de', 'it', 'pt', 'ar', 'ru', 'ro', 'ja', 'he', 'hy', 'tr', 'hi', 'zh']))
     expect(voices).toHaveLength(32 + 1)
     client.close()
@@ -185,12 +185,45 @@ describe('Wyoming server', () => {
     expect(events).toEqual([{ type: 'error', data: { text, code } }])
   })
 
-  it('passes an SSML text to the engine as it is, and says clearly when it cannot be read', async () => {
-    const events = await synthesize({ text: '<speak>Hello <unknown-tag/> there.</speak>', text_format: 'ssml', voice: { name: 'Sarah' } })
-    expect(events).toHaveLength(1)
-    expect(events[0]!.type).toBe('error')
-    expect(events[0]!.data.code).toBe('INVALID_MARKUP')
-    expect(events[0]!.data.text).toMatch(/^the SSML could not be read: /)
+  /** The engine's own reading of an SSML text: its audio, or the error it gives where it reads no SSML. */
+  async function ssmlReading(text: string): Promise<{ audio?: Buffer; code?: string }> {
+    try {
+      return { audio: await engineAudio(text, voiceId('Sarah'), 'svc_pro_v1.0', 16000) }
+    } catch (error) {
+      return { code: (error as { code: string }).code }
+    }
+  }
+
+  it('passes an SSML text to the engine as it is: its speech, or an error saying the SSML could not be read', async () => {
+    const text = '<speak>Hello <break time="200ms"/> there.</speak>'
+    const events = await synthesize({ text, text_format: 'ssml', voice: { name: 'Sarah' } })
+    const reading = await ssmlReading(text)
+    if (reading.audio) {
+      expect(audioSegments(events)[0]!.pcm.equals(reading.audio)).toBe(true)
+    } else {
+      expect(reading.code).toBe('INVALID_MARKUP')
+      expect(events).toHaveLength(1)
+      expect(events[0]!.data.code).toBe('INVALID_MARKUP')
+      expect(events[0]!.data.text).toMatch(/^the SSML could not be read: /)
+    }
+  })
+
+  it('speaks an SSML stream whole at synthesize-stop, never cutting the document at a sentence', async () => {
+    const client = await connect()
+    client.send('synthesize-start', { voice: { name: 'Sarah' }, text_format: 'ssml' })
+    const pieces = ['<speak>The birch canoe ', 'slid on the smooth planks. ', 'Glue the sheet ', 'to the dark blue background.</speak>']
+    for (const text of pieces) client.send('synthesize-chunk', { text })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(client.events).toEqual([])
+    client.send('synthesize-stop')
+    const events = await client.until((e) => e.type === 'synthesize-stopped' || e.type === 'error')
+    client.close()
+    const reading = await ssmlReading(pieces.join(''))
+    if (reading.audio) {
+      expect(audioSegments(events).map((segment) => segment.pcm)).toEqual([reading.audio])
+    } else {
+      expect(events).toEqual([{ type: 'error', data: { code: 'INVALID_MARKUP', text: expect.stringMatching(/^the SSML could not be read: /) } }])
+    }
   })
 
   it('reads events written a byte at a time', async () => {

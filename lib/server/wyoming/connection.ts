@@ -238,7 +238,7 @@ export class WyomingConnection {
         { model_id: speaking.modelId, voice: { mode: 'id', id: speaking.voiceId }, output_format: format },
         { signal: stream.signal },
       )
-      stream.begin(request)
+      stream.begin(request, start.text_format === 'ssml')
       for (let sentence = await stream.next(); sentence; sentence = await stream.next()) {
         const audio = new AudioOut(this.sendAudio, formatOf(speaking), this.options.samplesPerChunk)
         const chunks = await sentence.chunks

@@ -1,10 +1,7 @@
 /** The `info` event that answers `describe`: one text-to-speech program, svc-tts, with every voice. */
-import { readFileSync } from 'node:fs'
 import type { WyomingEvent } from './framing.js'
+import { PACKAGE_VERSION } from './package-version.js'
 import type { WyomingVoices } from './voices.js'
-
-/** The package's version, from the package.json three folders up from this module (lib/server/wyoming/ or dist/server/wyoming/). */
-const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
 const PROGRAM = {
   name: 'svc-tts',

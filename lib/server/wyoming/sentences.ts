@@ -18,15 +18,17 @@ export class SentenceCutter {
     private readonly language: Language,
     /** Longest text waiting for its sentence to end, in UTF-16 characters. */
     private readonly maxPendingChars: number,
+    /** Keep the text whole until its end: an SSML document is not read before it is complete. */
+    private readonly whole = false,
   ) {}
 
-  /** Appends `text`; returns the sentences it completes, each with the whitespace after it. */
+  /** Appends `text`; returns the sentences it completes, each with the whitespace after it (none when whole). */
   write(text: string): string[] {
     if (this.pending.length + text.length > this.maxPendingChars) {
       throw new TtsError('TRANSCRIPT_TOO_LONG', `more than ${this.maxPendingChars} characters are waiting for a sentence to end`)
     }
     this.pending += text
-    if (!MAY_END.test(this.pending)) return []
+    if (this.whole || !MAY_END.test(this.pending)) return []
     const prefix = parseMarkupPrefix(this.pending)
     const split = splitSentences(prefix.segments, this.language, false, prefix.end)
     if (split.end === 0) return []

@@ -41,10 +41,13 @@ export class SpeechStream {
     this.signal = AbortSignal.any([connection, this.stop.signal])
   }
 
-  /** Starts speaking with `request` (resolved once for the whole stream): text written so far is cut into sentences now. */
-  begin(request: ResolvedRequest): void {
+  /**
+   * Starts speaking with `request` (resolved once for the whole stream): text written so far is cut
+   * into sentences now. An SSML stream is spoken whole at its end.
+   */
+  begin(request: ResolvedRequest, ssml: boolean): void {
     this.request = request
-    this.cutter = new SentenceCutter(request.language, this.maxPendingChars)
+    this.cutter = new SentenceCutter(request.language, this.maxPendingChars, ssml)
     const early = this.early
     this.early = ''
     if (early) this.cut(early)

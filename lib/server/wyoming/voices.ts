@@ -14,6 +14,7 @@ import { LANGUAGES, type Language } from '../../text/types.js'
 import type { VoiceRecord } from '../../voices/types.js'
 import { allVoices } from '../dialects/library-voices.js'
 import type { SynthesizeVoice } from './events.js'
+import { PACKAGE_VERSION } from './package-version.js'
 
 /** The rates the builtin backends synthesise at: audio is sent at them, never resampled. */
 const BUILTIN_RATES = { flite: 16000, espeak: 22050 } as const
@@ -88,7 +89,8 @@ function libraryVoice(record: VoiceRecord, model: ModelEntry, name: string): Cat
       attribution: cloned ? ATTRIBUTION.clone : ATTRIBUTION[backend],
       installed: true,
       description: record.description ? `${record.name}: ${record.description}` : record.name,
-      version: null,
+      // Predefined voices ship with svc-tts; a clone is fitted by it.
+      version: PACKAGE_VERSION,
       languages: [record.language],
       speakers: null,
     },
@@ -109,6 +111,7 @@ function packVoice(pack: LoadedPack, model: ModelEntry, speakers: PackSpeaker[])
       attribution: ATTRIBUTION[pack.type],
       installed: true,
       description: `${pack.name} (${pack.type === 'piper' ? 'Piper' : 'Kokoro'}, ${languages.join(', ')})`,
+      // A pack's files carry no version of their own.
       version: null,
       languages,
       speakers: speakers.length > 1 ? speakers.map((s) => ({ name: s.name })) : null,
