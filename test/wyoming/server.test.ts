@@ -339,6 +339,26 @@ describe('Wyoming server options', () => {
     }
   })
 
+  it('takes a stream\'s text in portions of its bound as sentences are spoken, and speaks every one in order', async () => {
+    const small = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0', maxPendingChars: 100 })
+    try {
+      const client = await WyomingClient.connect(Number(small.url.split(':').at(-1)))
+      client.send('synthesize-start', { voice: { name: 'Sarah' } })
+      // 12 sentences, 500 characters, sent at once: the server takes them as the sentences before are spoken.
+      for (let i = 0; i < 4; i++) for (const sentence of SENTENCES) client.send('synthesize-chunk', { text: sentence.endsWith(' ') ? sentence : `${sentence} ` })
+      client.send('synthesize-stop')
+      const events = await client.until((e) => e.type === 'synthesize-stopped' || e.type === 'error', 60_000)
+      client.close()
+      const segments = audioSegments(events)
+      expect(segments).toHaveLength(12)
+      for (const [index, segment] of segments.entries()) {
+        expect(segment.pcm.equals(await engineAudio(SENTENCES[index % 3]!.trim(), voiceId('Sarah'), 'svc_pro_v1.0', 16000))).toBe(true)
+      }
+    } finally {
+      await small.close()
+    }
+  }, 90_000)
+
   it('listens on a Unix socket', async () => {
     const socketPath = path.join(mkdtempSync(path.join(tmpdir(), 'svc-tts-wyoming-')), 'tts.sock')
     const unix = await createWyomingServer(engine, { uri: `unix://${socketPath}` })

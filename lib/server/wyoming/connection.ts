@@ -45,7 +45,7 @@ export interface ConnectionOptions {
   samplesPerChunk: number
   /** The voice of a synthesis that names none (a voice name or a language code); default: the first voice. */
   defaultVoice?: string
-  /** Longest text of a stream waiting for its sentence to end. */
+  /** A stream's text waiting to be spoken before the connection stops reading, and its longest unfinished sentence. */
   maxPendingChars: number
   client: string
   log?: (entry: WyomingLog) => void
@@ -173,6 +173,7 @@ export class WyomingConnection {
         case 'synthesize-chunk': {
           const { text } = parseEvent(synthesizeChunkSchema, event)
           if (!this.open) throw new TtsError('INVALID_MESSAGE', 'synthesize-chunk outside a stream: send synthesize-start first')
+          await this.open.stream.room()
           return this.open.stream.write(text)
         }
         case 'synthesize-stop':

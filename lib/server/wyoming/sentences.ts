@@ -24,11 +24,16 @@ export class SentenceCutter {
 
   /** Appends `text`; returns the sentences it completes, each with the whitespace after it (none when whole). */
   write(text: string): string[] {
-    if (this.pending.length + text.length > this.maxPendingChars) {
+    this.pending += text
+    const sentences = this.whole || !MAY_END.test(this.pending) ? [] : this.complete()
+    if (this.pending.length > this.maxPendingChars) {
       throw new TtsError('TRANSCRIPT_TOO_LONG', `more than ${this.maxPendingChars} characters are waiting for a sentence to end`)
     }
-    this.pending += text
-    if (this.whole || !MAY_END.test(this.pending)) return []
+    return sentences
+  }
+
+  /** The complete sentences of the pending text, taken from it. */
+  private complete(): string[] {
     const prefix = parseMarkupPrefix(this.pending)
     const split = splitSentences(prefix.segments, this.language, false, prefix.end)
     if (split.end === 0) return []

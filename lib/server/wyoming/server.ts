@@ -30,7 +30,7 @@ const wyomingOptionsSchema = strictObject({
     .object({ maxHeaderBytes: z.number().int().min(64), maxDataBytes: z.number().int().min(0), maxPayloadBytes: z.number().int().min(0) })
     .partial()
     .optional(),
-  /** Longest text of a stream waiting for its sentence to end (default 10 000 characters). */
+  /** A stream's text waiting to be spoken before the connection stops reading, and its longest unfinished sentence (default 10 000 characters). */
   maxPendingChars: z.number().int().min(1).optional(),
   /** Connections open at once; more are refused (default 256). */
   maxConnections: z.number().int().min(1).optional(),

@@ -6,7 +6,6 @@
  */
 import type { Engine, SpeechChunk } from '../../engine/engine.js'
 import type { ResolvedRequest } from '../../engine/resolve.js'
-import { TtsError } from '../../errors.js'
 import { SentenceCutter } from './sentences.js'
 
 /** Sentences being synthesised at once: the one being sent and the next. */
@@ -24,10 +23,13 @@ export class SpeechStream {
   /** Text written before the request was resolved. */
   private early = ''
   private readonly waiting: string[] = []
+  /** Characters of the sentences waiting to be started. */
+  private waitingChars = 0
   private readonly started: StartedSentence[] = []
   private ended = false
   private failure: unknown
-  private wake: (() => void) | undefined
+  /** Waiting for a change: a sentence, the end, a failure, or room for more text. */
+  private waiters: (() => void)[] = []
   characters = 0
   /** Aborted when the stream fails or its connection goes: the sentences started ahead stop with it. */
   readonly signal: AbortSignal
@@ -62,8 +64,8 @@ export class SpeechStream {
 
   private cut(text: string): void {
     if (!this.cutter) {
-      if (this.early.length + text.length > this.maxPendingChars) this.fail(new TtsError('TRANSCRIPT_TOO_LONG', `more than ${this.maxPendingChars} characters are waiting for a sentence to end`))
-      else this.early += text
+      // Until the voice is found (and with it the language's sentences); room() bounds it.
+      this.early += text
       return
     }
     try {
@@ -97,20 +99,36 @@ export class SpeechStream {
         return sentence
       }
       if (this.ended && this.cutter && this.waiting.length === 0) return undefined
-      await new Promise<void>((resolve) => {
-        this.wake = resolve
-      })
+      await this.changed()
     }
+  }
+
+  /**
+   * Resolves once the stream holds less than its bound of text waiting to be spoken: a client
+   * that sends text faster than it takes the audio is not read from meanwhile.
+   */
+  async room(): Promise<void> {
+    while (this.failure === undefined && this.waitingChars + this.early.length >= this.maxPendingChars) await this.changed()
   }
 
   private add(sentence: string): void {
     this.waiting.push(sentence)
+    this.waitingChars += sentence.length
     this.startWaiting()
     this.notify()
   }
 
   private startWaiting(): void {
-    while (this.started.length < SENTENCES_AHEAD && this.waiting.length > 0) this.started.push(this.startSentence(this.waiting.shift()!))
+    while (this.started.length < SENTENCES_AHEAD && this.waiting.length > 0) {
+      const sentence = this.waiting.shift()!
+      this.waitingChars -= sentence.length
+      this.started.push(this.startSentence(sentence))
+    }
+    this.notify()
+  }
+
+  private changed(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve))
   }
 
   private startSentence(text: string): StartedSentence {
@@ -126,8 +144,8 @@ export class SpeechStream {
   }
 
   private notify(): void {
-    const wake = this.wake
-    this.wake = undefined
-    wake?.()
+    const waiters = this.waiters
+    this.waiters = []
+    for (const wake of waiters) wake()
   }
 }
