@@ -77,7 +77,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       if (stopping) return
       stopping = true
       logLine({ level: 'info', msg: 'shutting down', signal, deadline_ms: options.shutdownDeadlineMs })
-      void Promise.all([running.close(options.shutdownDeadlineMs), wyoming?.close()])
+      void Promise.all([running.close(options.shutdownDeadlineMs), wyoming?.close(options.shutdownDeadlineMs)])
         .then(() => engine.close())
         .then(() => {
           logLine({ level: 'info', msg: 'stopped' })

@@ -359,6 +359,41 @@ describe('Wyoming server options', () => {
     }
   }, 90_000)
 
+  it('closes gracefully: an idle connection at once, a busy one once its synthesis is sent whole', async () => {
+    const closing = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0' })
+    const port = Number(closing.url.split(':').at(-1))
+    const busy = await WyomingClient.connect(port)
+    const idle = await WyomingClient.connect(port)
+    busy.send('synthesize', { text: PARAGRAPH, voice: { name: 'Alan' } })
+    await busy.until((e) => e.type === 'audio-chunk')
+    const closed = closing.close(20_000)
+    await idle.closing()
+    await busy.until((e) => e.type === 'audio-stop')
+    await busy.closing()
+    await closed
+    expect(closing.connections).toBe(0)
+    expect(await waitUntil(nativeIdle)).toBe(true)
+    expect(audioSegments(busy.events)[0]!.pcm.equals(await engineAudio(PARAGRAPH, voiceId('Alan'), 'svc_pro_v1.0', 16000))).toBe(true)
+    expect(idle.events).toEqual([])
+  })
+
+  it('refuses a new synthesis on a connection while it closes, and finishes a stream under way first', async () => {
+    const closing = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0' })
+    const client = await WyomingClient.connect(Number(closing.url.split(':').at(-1)))
+    client.send('synthesize-start', { voice: { name: 'Sarah' } })
+    client.send('synthesize-chunk', { text: SENTENCES[0]! })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const closed = closing.close(20_000)
+    client.send('synthesize-chunk', { text: SENTENCES[1]! })
+    client.send('synthesize-stop')
+    client.send('synthesize', { text: 'Too late.' })
+    await client.closing(20_000)
+    await closed
+    const types = client.events.map((e) => e.type).filter((t) => t !== 'audio-chunk')
+    expect(types).toEqual(['audio-start', 'audio-stop', 'audio-start', 'audio-stop', 'synthesize-stopped', 'error'])
+    expect(client.events.at(-1)!.data).toEqual({ code: 'SERVER_CLOSING', text: 'the Wyoming server is shutting down' })
+  })
+
   it('listens on a Unix socket', async () => {
     const socketPath = path.join(mkdtempSync(path.join(tmpdir(), 'svc-tts-wyoming-')), 'tts.sock')
     const unix = await createWyomingServer(engine, { uri: `unix://${socketPath}` })

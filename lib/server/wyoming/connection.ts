@@ -79,6 +79,8 @@ export class WyomingConnection {
   /** The handling of the inbox, while events are being handled. */
   private handled: Promise<void> = Promise.resolve()
   private open: OpenStream | undefined
+  /** Closing once idle: the work under way finishes, no new synthesis starts. */
+  private closing = false
   private readonly closedPromise: Promise<void>
   private markClosed!: () => void
 
@@ -119,6 +121,12 @@ export class WyomingConnection {
     void this.settle()
   }
 
+  /** Closes once the synthesis under way (a stream until its synthesize-stop) is sent; a new one is refused meanwhile. */
+  closeWhenIdle(): void {
+    this.closing = true
+    if (!this.handling && !this.open) this.close()
+  }
+
   /** Waits for the work under way to unwind before the connection counts as closed. */
   private async settle(): Promise<void> {
     await this.handled
@@ -156,6 +164,7 @@ export class WyomingConnection {
     } finally {
       this.handling = false
     }
+    if (this.closing && !this.open) this.close()
     if (!this.gone.signal.aborted) this.input.resume()
   }
 
@@ -167,8 +176,10 @@ export class WyomingConnection {
         case 'synthesize':
           // Inside a stream, it repeats the stream's text for servers that do not stream.
           if (this.open) return
+          this.refuseWhenClosing()
           return await this.synthesize(parseEvent(synthesizeSchema, event))
         case 'synthesize-start':
+          this.refuseWhenClosing()
           return this.startStream(parseEvent(synthesizeStartSchema, event))
         case 'synthesize-chunk': {
           const { text } = parseEvent(synthesizeChunkSchema, event)
@@ -185,6 +196,10 @@ export class WyomingConnection {
     } catch (error) {
       this.send(errorEvent(asTtsError(error)))
     }
+  }
+
+  private refuseWhenClosing(): void {
+    if (this.closing) throw new TtsError('SERVER_CLOSING', 'the Wyoming server is shutting down')
   }
 
   private async synthesize(request: Synthesize): Promise<void> {

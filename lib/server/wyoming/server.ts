@@ -47,8 +47,11 @@ export interface WyomingServer {
   readonly url: string
   /** Connections open now. */
   readonly connections: number
-  /** Stops listening and closes every connection, cancelling its syntheses. */
-  close(): Promise<void>
+  /**
+   * Stops listening; lets the syntheses under way finish for up to `deadlineMs` (default 0), each
+   * connection closing once its own is sent; then closes the rest, cancelling their syntheses.
+   */
+  close(deadlineMs?: number): Promise<void>
 }
 
 type Endpoint = { kind: 'tcp'; host: string; port: number } | { kind: 'unix'; path: string } | { kind: 'stdio' }
@@ -124,10 +127,15 @@ export async function createWyomingServer(engine: Engine<string>, options: Wyomi
     connections.add(connection)
     void connection.closed.then(() => connections.delete(connection))
   }
-  const closeAll = async () => {
+  const closeAll = async (deadlineMs = 0) => {
     const open = [...connections]
+    for (const connection of open) connection.closeWhenIdle()
+    const finished = Promise.all(open.map((connection) => connection.closed))
+    let timer: NodeJS.Timeout | undefined
+    if (deadlineMs > 0) await Promise.race([finished, new Promise((resolve) => (timer = setTimeout(resolve, deadlineMs)))])
+    clearTimeout(timer)
     for (const connection of open) connection.close()
-    await Promise.all(open.map((connection) => connection.closed))
+    await finished
   }
 
   if (endpoint.kind === 'stdio') {
@@ -169,9 +177,9 @@ export async function createWyomingServer(engine: Engine<string>, options: Wyomi
     get connections() {
       return connections.size
     },
-    close: async () => {
+    close: async (deadlineMs) => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
-      await closeAll()
+      await closeAll(deadlineMs)
       await stopped
     },
   }
