@@ -14,7 +14,7 @@ import { collect, voiceId } from '../helpers/engine.js'
 import { speech } from '../helpers/samples.js'
 import { waitUntil } from '../helpers/wait.js'
 import { audioSegments, frame, WyomingClient, type ClientEvent } from '../helpers/wyoming.js'
-import { PIPER_MULTI } from '../neural/fixtures.js'
+import { KOKORO, PIPER_MULTI } from '../neural/fixtures.js'
 
 const SENTENCES = [
   'The birch canoe slid on the smooth planks. ',
@@ -23,14 +23,14 @@ const SENTENCES = [
 ]
 const PARAGRAPH = SENTENCES.join('')
 
-let engine: Engine<'piper_multi'>
+let engine: Engine<'piper_multi' | 'kokoro_pack'>
 let server: WyomingServer
 let port: number
 const logs: WyomingLog[] = []
 const clients: WyomingClient[] = []
 
 /** The engine's own audio for `transcript`: raw 16-bit PCM at `rate`, in one piece. */
-async function engineAudio(transcript: string, voice: string, model: 'svc_pro_v1.0' | 'svc_flash_v1.5' | 'piper_multi', rate: 16000 | 22050): Promise<Buffer> {
+async function engineAudio(transcript: string, voice: string, model: 'svc_pro_v1.0' | 'svc_flash_v1.5' | 'piper_multi' | 'kokoro_pack', rate: 16000 | 22050 | 24000): Promise<Buffer> {
   const format = { container: 'raw', encoding: 'pcm_s16le', sample_rate: rate } as const
   return Buffer.concat(await collect(engine.stream({ model_id: model, voice: { mode: 'id', id: voice }, transcript, output_format: format })))
 }
@@ -56,7 +56,12 @@ const nativeIdle = () => {
 }
 
 beforeAll(async () => {
-  engine = await createEngine({ models: { piper_multi: { type: 'piper', path: PIPER_MULTI, genders: { bob: 'Male', alice: 'Female' } } } })
+  engine = await createEngine({
+    models: {
+      piper_multi: { type: 'piper', path: PIPER_MULTI, genders: { bob: 'Male', alice: 'Female' } },
+      kokoro_pack: { type: 'kokoro', path: KOKORO },
+    },
+  })
   server = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0', log: (entry) => logs.push(entry) })
   port = Number(new URL(server.url.replace('tcp:', 'http:')).port)
 })
@@ -78,13 +83,14 @@ describe('Wyoming server', () => {
     expect(program).toMatchObject({ name: 'svc-tts', installed: true, supports_synthesize_streaming: true, attribution: { name: 'svc-tts' } })
     expect(program.version).toMatch(/^\d+\.\d+\.\d+/)
     const voices = program.voices as { name: string; languages: string[]; speakers: { name: string }[] | null; attribution: { name: string } }[]
-    // The 32 predefined voices, then the pack as one voice with its speakers.
+    // The 32 predefined voices, then each pack as one voice with its speakers.
     expect(voices.slice(0, 4).map((v) => v.name)).toEqual(['Sarah', 'Richard', 'Alan', 'Kal'])
     expect(voices.find((v) => v.name === 'Sarah')).toMatchObject({ languages: ['en'], speakers: null, attribution: { name: 'CMU Flite' }, installed: true, version: program.version })
     expect(voices.find((v) => v.name === 'Mateo')).toMatchObject({ languages: ['es'], attribution: { name: 'eSpeak NG' } })
     expect(voices.find((v) => v.name === 'en_US-fixturemulti-medium')).toMatchObject({ languages: ['en'], speakers: [{ name: 'alice' }, { name: 'bob' }, { name: 'carol' }], attribution: { name: 'rhasspy' }, version: null })
     expect(new Set(voices.flatMap((v) => v.languages))).toEqual(new Set(['en', 'es', 'fr', 'de', 'it', 'pt', 'ar', 'ru', 'ro', 'ja', 'he', 'hy', 'tr', 'hi', 'zh']))
-    expect(voices).toHaveLength(32 + 1)
+    expect(voices.find((v) => v.name === 'kokoro')).toMatchObject({ languages: ['en'], speakers: [{ name: 'af_heart' }, { name: 'am_michael' }], attribution: { name: 'hexgrad' } })
+    expect(voices).toHaveLength(32 + 2)
     client.close()
   })
 
@@ -148,7 +154,7 @@ describe('Wyoming server', () => {
     expect(logs.find((l) => l.event === 'synthesize-stream')).toMatchObject({ characters: PARAGRAPH.length, voice_id: voiceId('Sarah') })
   })
 
-  it('speaks a pack voice by name and speaker, at the pack\'s rate', async () => {
+  it('speaks a pack voice by name and speaker, at the pack\'s rate (Piper and Kokoro)', async () => {
     const text = 'Hello there, this is a test.'
     const events = await synthesize({ text, voice: { name: 'en_US-fixturemulti-medium', speaker: 'alice' } })
     const [segment] = audioSegments(events)
@@ -160,6 +166,10 @@ describe('Wyoming server', () => {
     const carol = audioSegments(await synthesize({ text, voice: { name: 'en_US-fixturemulti-medium', speaker: '2' } }))[0]!
     expect(carol.pcm.equals(await engineAudio(text, packVoiceId(pack, 'carol'), 'piper_multi', 22050))).toBe(true)
     expect(carol.pcm.equals(segment!.pcm)).toBe(false)
+    // A Kokoro pack's voice styles, at its 24 kHz.
+    const michael = audioSegments(await synthesize({ text, voice: { name: 'kokoro', speaker: 'am_michael' } }))[0]!
+    expect(michael.rate).toBe(24000)
+    expect(michael.pcm.equals(await engineAudio(text, packVoiceId(engine.models.get('kokoro_pack').pack!, 'am_michael'), 'kokoro_pack', 24000))).toBe(true)
   })
 
   it('lists a cloned voice once it is made, and speaks with it by name', async () => {
