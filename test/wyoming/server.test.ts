@@ -404,6 +404,19 @@ describe('Wyoming server options', () => {
     expect(client.events.at(-1)!.data).toEqual({ code: 'SERVER_CLOSING', text: 'the Wyoming server is shutting down' })
   })
 
+  it('speaks a synthesis that names no voice with its default voice', async () => {
+    const spanish = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0', defaultVoice: 'Mateo' })
+    try {
+      const client = await WyomingClient.connect(Number(spanish.url.split(':').at(-1)))
+      client.send('synthesize', { text: 'Hola.' })
+      const events = await client.until((e) => e.type === 'audio-stop')
+      client.close()
+      expect(audioSegments(events)[0]!.pcm.equals(await engineAudio('Hola.', voiceId('Mateo'), 'svc_flash_v1.5', 22050))).toBe(true)
+    } finally {
+      await spanish.close()
+    }
+  })
+
   it('listens on a Unix socket', async () => {
     const socketPath = path.join(mkdtempSync(path.join(tmpdir(), 'svc-tts-wyoming-')), 'tts.sock')
     const unix = await createWyomingServer(engine, { uri: `unix://${socketPath}` })
@@ -422,6 +435,7 @@ describe('Wyoming server options', () => {
   it('refuses a uri it cannot serve and an option it does not know', async () => {
     await expect(createWyomingServer(engine, { uri: 'http://127.0.0.1:10200' })).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: "Wyoming uri 'http://127.0.0.1:10200' is not tcp://host:port, unix://path or stdio://" })
     await expect(createWyomingServer(engine, { allow: ['not-an-address'] })).rejects.toMatchObject({ code: 'INVALID_REQUEST' })
+    await expect(createWyomingServer(engine, { defaultVoice: 'Nobody' })).rejects.toMatchObject({ code: 'VOICE_NOT_FOUND' })
     await expect(createWyomingServer(engine, { port: 1 } as never)).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining("unknown field 'port'") })
   })
 })

@@ -12,6 +12,7 @@ import { TtsError } from '../../errors.js'
 import { parseWith, strictObject } from '../../validation/parse.js'
 import { WyomingConnection, type WyomingLog } from './connection.js'
 import { DEFAULT_FRAME_LIMITS } from './framing.js'
+import { WyomingVoices } from './voices.js'
 
 export const DEFAULT_WYOMING_PORT = 10200
 export const DEFAULT_WYOMING_URI = `tcp://127.0.0.1:${DEFAULT_WYOMING_PORT}`
@@ -114,6 +115,8 @@ export async function createWyomingServer(engine: Engine<string>, options: Wyomi
   const checked = parseWith(wyomingOptionsSchema, options, 'Wyoming server options')
   const endpoint = endpointOf(checked.uri ?? DEFAULT_WYOMING_URI)
   const allowed = checked.allow && allowList(checked.allow)
+  // A default voice that names nothing is a mistake of the server's, told now rather than to each client.
+  if (checked.defaultVoice !== undefined) (await WyomingVoices.of(engine)).find(undefined, checked.defaultVoice)
   const connections = new Set<WyomingConnection>()
   const connectionOptions = {
     engine,

@@ -30,7 +30,7 @@ export class SpeechStream {
   private failure: unknown
   /** Waiting for a change: a sentence, the end, a failure, or room for more text. */
   private waiters: (() => void)[] = []
-  characters = 0
+  private written = 0
   /** Aborted when the stream fails or its connection goes: the sentences started ahead stop with it. */
   readonly signal: AbortSignal
   private readonly stop = new AbortController()
@@ -56,9 +56,14 @@ export class SpeechStream {
     if (this.ended) this.end()
   }
 
+  /** Characters the client sent. */
+  get characters(): number {
+    return this.written
+  }
+
   write(text: string): void {
     if (this.failure !== undefined) return
-    this.characters += text.length
+    this.written += text.length
     this.cut(text)
   }
 
