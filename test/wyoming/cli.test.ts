@@ -2,6 +2,7 @@
 // its address logged, each synthesis logged, and both closed on SIGTERM.
 import { execFile, spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -34,6 +35,20 @@ describe('svc-tts serve --wyoming', () => {
       expect(logged.audio_seconds).toBeCloseTo(segment!.pcm.length / 2 / 16000, 3)
     } finally {
       expect(await served.stop(15_000)).toBe(0)
+    }
+  }, 60_000)
+
+  it('exits 3, its HTTP server closed, when the Wyoming address is taken', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const { port } = taken.address() as AddressInfo
+    try {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-tts-wyoming-cli-'))
+      const args = ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--wyoming', `tcp://127.0.0.1:${port}`]
+      const failed = run(process.execPath, args, { cwd: root, env: { ...process.env, SVC_TTS_API_KEYS: '' } })
+      await expect(failed).rejects.toMatchObject({ code: 3, stderr: expect.stringMatching(new RegExp(`^error IO_FAILED: the Wyoming server cannot listen on tcp://127.0.0.1:${port}: listen EADDRINUSE`)) })
+    } finally {
+      taken.close()
     }
   }, 60_000)
 

@@ -158,7 +158,7 @@ export async function createWyomingServer(engine: Engine<string>, options: Wyomi
   server.maxConnections = checked.maxConnections ?? 256
   if (endpoint.kind === 'unix') removeStaleSocket(endpoint.path)
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (cause: Error) => reject(new TtsError('IO_FAILED', `the Wyoming server cannot listen on ${checked.uri ?? DEFAULT_WYOMING_URI}: ${cause.message}`, { cause })))
     const listening = () => {
       server.off('error', reject)
       resolve()
