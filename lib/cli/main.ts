@@ -29,6 +29,7 @@ const USAGE = `usage:
                 [--metrics-port N]      /metrics, /healthz and /readyz with no key on a port of their own
                 [--drain-seconds S]     after SIGTERM, requests are served S more seconds while /readyz says 503 (default 5)
                 [--cors-origins URL,..] origins whose pages may call the service (default: none)
+                [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
   svc-tts --version
 
@@ -73,6 +74,7 @@ function parseCommandLine(argv: string[]) {
       'metrics-port': { type: 'string' },
       'drain-seconds': { type: 'string' },
       'cors-origins': { type: 'string' },
+      wyoming: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -114,12 +116,15 @@ async function main(argv: string[]): Promise<number> {
     const port = portOf(values.port ?? '8080', '--port')
     const drainSeconds = Number(values['drain-seconds'] ?? 5)
     if (!Number.isFinite(drainSeconds) || drainSeconds < 0 || drainSeconds > 600) throw usageError('--drain-seconds must be a number of seconds from 0 to 600')
+    // stdout carries serve's log lines, so Wyoming cannot have it.
+    if (values.wyoming !== undefined && !/^(tcp|unix):\/\/./.test(values.wyoming)) throw usageError('--wyoming takes tcp://host:port or unix://path')
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
       drainGraceMs: Math.round(drainSeconds * 1000),
       ...(values['metrics-port'] !== undefined && { metricsPort: portOf(values['metrics-port'], '--metrics-port') }),
       ...(values['cors-origins'] !== undefined && { corsOrigins: values['cors-origins'].split(',').map((origin) => origin.trim()) }),
       ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
+      ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0

@@ -12,6 +12,7 @@ import { serveOperations, type OperationsServer } from '../server/operations/ope
 import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
+import { createWyomingServer, type WyomingServer } from '../server/wyoming/server.js'
 
 export interface ServeOptions {
   port: number
@@ -30,6 +31,8 @@ export interface ServeOptions {
   metricsPort?: number
   /** Origins whose pages may call the service (CORS). */
   corsOrigins?: string[]
+  /** A Wyoming server beside the HTTP one, on the same engine (tcp:// or unix://). */
+  wyoming?: string
 }
 
 function logLine(fields: Record<string, unknown>): void {
@@ -75,6 +78,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const closeEngine = () => engine.then((loaded) => loaded.close(), () => {})
   let running: MountedService
   let operations: OperationsServer | undefined
+  let wyoming: WyomingServer | undefined
   try {
     running = await mount(service, options.framework, options)
     if (options.metricsPort !== undefined) operations = await serveOperations(service, options.metricsPort, options.host)
@@ -94,6 +98,22 @@ export async function serve(options: ServeOptions): Promise<void> {
     throw error
   }
   logLine({ level: 'info', msg: 'listening', url, framework: options.framework, keys: keys.size, load_ms: Math.round(performance.now() - loading), ...(metricsUrl && { metrics_url: metricsUrl }) })
+  if (options.wyoming !== undefined) {
+    try {
+      wyoming = await createWyomingServer(service.engine, {
+        uri: options.wyoming,
+        log: (entry) => logLine({ level: 'info', msg: 'wyoming synthesis', ...entry }),
+        observe: (event) => service.observeSynthesis(event, 'wyoming'),
+        onWarning: (message) => logLine({ level: 'warn', msg: message }),
+      })
+    } catch (error) {
+      await running.close(0)
+      await operations?.close()
+      await closeEngine()
+      throw error
+    }
+    logLine({ level: 'info', msg: 'wyoming listening', url: wyoming.url })
+  }
 
   await new Promise<void>((resolve) => {
     let stopping = false
@@ -104,7 +124,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       service.drain()
       logLine({ level: 'info', msg: 'shutting down', signal, drain_grace_ms: graceMs, deadline_ms: options.shutdownDeadlineMs })
       void setTimeout(graceMs)
-        .then(() => running.close(options.shutdownDeadlineMs))
+        .then(() => Promise.all([running.close(options.shutdownDeadlineMs), wyoming?.close(options.shutdownDeadlineMs)]))
         .then(() => closeEngine())
         .then(() => operations?.close())
         .then(() => {

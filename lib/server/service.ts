@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Engine } from '../engine/engine.js'
-import { TtsError } from '../errors.js'
+import { ERROR_STATUS, TtsError, type ErrorCode } from '../errors.js'
 import { DEFAULT_REALTIME_LIMITS, RealtimeConnection, type RealtimeConnectionOptions } from '../realtime/connection.js'
 import { parseWith } from '../validation/parse.js'
 import type { VoiceQuota } from '../voices/types.js'
@@ -221,6 +221,23 @@ export class TtsService {
       handle: async ({ headers }) => ({ status: 204, headers: cors.preflight(headers, allowed), body: Buffer.alloc(0) }),
     }))
     return [...routes, ...preflights]
+  }
+
+  /**
+   * A synthesis made for a client outside HTTP (the Wyoming server): observed as one request of
+   * `route` in `dialect` (counted, timed, traced), its speech counted to it within `within`.
+   */
+  observeSynthesis(route: string, dialect: string): { within<T>(work: () => T): T; end(code: string): void } {
+    const observation = this.observer.begin(dialect.toUpperCase(), route, dialect, {})
+    let ended = false
+    return {
+      within: (work) => this.observer.within(observation, work),
+      end: (code) => {
+        if (ended) return
+        ended = true
+        this.observer.end(observation, code === 'ok' ? 200 : ERROR_STATUS[code as ErrorCode] ?? 500, code)
+      },
+    }
   }
 
   /** Headers every response to this request carries (CORS for a listed origin). */
