@@ -59,6 +59,7 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   ENGINE_CLOSED: 'Service unavailable',
   SERVER_CLOSING: 'Service unavailable',
   SERVER_STARTING: 'Service unavailable',
+  STORE_UNAVAILABLE: 'Service unavailable',
   VOICE_LIBRARY_BUSY: 'Service unavailable',
   VOICE_LIBRARY_READ_ONLY: 'Service unavailable',
   STORAGE_FULL: 'Insufficient storage',

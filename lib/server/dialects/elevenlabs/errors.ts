@@ -56,6 +56,7 @@ export const ELEVENLABS_STATUS: Readonly<Record<ErrorCode, string>> = {
   ENGINE_CLOSED: 'system_busy',
   SERVER_CLOSING: 'system_busy',
   SERVER_STARTING: 'system_busy',
+  STORE_UNAVAILABLE: 'system_busy',
   VOICE_LIBRARY_BUSY: 'system_busy',
   VOICE_LIBRARY_READ_ONLY: 'system_busy',
   STORAGE_FULL: 'internal_error',
