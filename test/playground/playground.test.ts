@@ -199,6 +199,36 @@ describe('the playground in Chromium', () => {
   })
 })
 
+// The other adapters serve the same page, and it speaks through them the same way.
+describe.each(['express', 'fastify'] as const)('the playground served by %s', (adapter) => {
+  let other: Running
+  let otherPage: Page
+  let otherErrors: string[]
+  beforeAll(async () => {
+    other = await start(adapter, { engine, keys: TEST_KEYS, playground: true })
+    otherPage = await (await browser.newContext()).newPage()
+    otherErrors = collectErrors(otherPage, (text, url) => text.startsWith('Failed to load resource') && new URL(url).pathname === '/playground/token')
+    await otherPage.addInitScript((key) => localStorage.setItem('svc-tts.playground.api-key', key), KEY)
+  }, 30_000)
+  afterAll(async () => {
+    await otherPage?.context().close()
+    await other?.close()
+  })
+
+  it('speaks a sentence, each word lit in order, with no console error', async () => {
+    await otherPage.goto(`${other.base}/playground`)
+    await otherPage.waitForFunction(() => (window as unknown as { svcTtsPlayground: PageStats }).svcTtsPlayground.state === 'idle', undefined, { timeout: 20_000 })
+    await otherPage.fill('#text', SENTENCE)
+    await otherPage.click('#speak')
+    await otherPage.waitForFunction(() => (window as unknown as { svcTtsPlayground: PageStats }).svcTtsPlayground.state === 'done', undefined, { timeout: 30_000 })
+    const done = await otherPage.evaluate(() => (window as unknown as { svcTtsPlayground: PageStats }).svcTtsPlayground)
+    expect(done.frames).toBeGreaterThan(44100 * 1.5)
+    expect(done.highlighted).toEqual(SENTENCE.split(' '))
+    expect(Number(await otherPage.textContent('#ttfa-value'))).toBe(done.firstAudioMs)
+    expect(otherErrors).toEqual([])
+  }, 60_000)
+})
+
 async function speakAndCheck(text: string): Promise<void> {
   await page.fill('#text', text)
   await page.click('#speak')
