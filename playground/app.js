@@ -164,6 +164,7 @@ async function onSpeak() {
   if (!text.trim()) return showError({ code: 'EMPTY_TEXT', message: 'Type some text to speak.' })
   const format = outputFormat()
   const context = await audioContext()
+  await credentials.fresh()
   const player = new Player(context, format.encoding, format.sample_rate)
   const received = []
   Object.assign(stats, { chunks: 0, bytes: 0, frames: 0, sampleRate: format.sample_rate, firstAudioMs: undefined, highlighted: [] })

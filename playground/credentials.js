@@ -5,6 +5,8 @@
 
 const KEY_STORAGE = 'svc-tts.playground.api-key'
 const VERSION = 'v1'
+/** A token this close to its expiry is renewed before a WebSocket is opened with it (a handshake's refusal cannot be read). */
+const RENEW_BEFORE_MS = 30_000
 
 /** A refusal from the service, with its JSON error body's code and message. */
 export class ServiceError extends Error {
@@ -26,7 +28,9 @@ export class Credentials {
   #base
   #askKey
   #token
+  #expiresAt = 0
   #key
+  #renewal
 
   /**
    * @param base the service's root (the page's URL without /playground)
@@ -54,7 +58,13 @@ export class Credentials {
     const body = await response.json().catch(() => undefined)
     if (typeof body?.token !== 'string') return false
     this.#token = body.token
+    this.#expiresAt = Date.parse(body.expires_at) || Infinity
     return true
+  }
+
+  /** Renews a token about to expire; a key needs nothing. */
+  async fresh() {
+    if (this.#token && this.#expiresAt - Date.now() < RENEW_BEFORE_MS) await this.#mint()
   }
 
   async #newKey(reason) {
@@ -62,8 +72,8 @@ export class Credentials {
     localStorage.setItem(KEY_STORAGE, this.#key)
   }
 
-  #headers() {
-    return this.#token ? { authorization: `Bearer ${this.#token}` } : { 'x-api-key': this.#key }
+  #headers(credential) {
+    return this.#token ? { authorization: `Bearer ${credential}` } : { 'x-api-key': credential }
   }
 
   /**
@@ -71,15 +81,26 @@ export class Credentials {
    * or asks for another key once. Throws a ServiceError for any failed response.
    */
   async fetch(path, init = {}) {
-    const send = () => fetch(new URL(path, this.#base), { ...init, headers: { version: VERSION, ...init.headers, ...this.#headers() } })
-    let response = await send()
+    const send = (credential) => fetch(new URL(path, this.#base), { ...init, headers: { version: VERSION, ...init.headers, ...this.#headers(credential) } })
+    const used = this.#token ?? this.#key
+    let response = await send(used)
     if (response.status === 401) {
       const refusal = await serviceError(response)
-      if (this.#token ? await this.#mint() : (await this.#newKey(refusal.message), true)) response = await send()
-      else throw refusal
+      if (!(await this.#replace(used, refusal.message))) throw refusal
+      response = await send(this.#token ?? this.#key)
     }
     if (!response.ok) throw await serviceError(response)
     return response
+  }
+
+  /**
+   * A new credential for one the service refused; requests refused together share one renewal
+   * (one that was already replaced is simply retried). False when no new one can be had.
+   */
+  #replace(refused, reason) {
+    if ((this.#token ?? this.#key) !== refused) return true
+    this.#renewal ??= (this.#token ? this.#mint() : this.#newKey(reason).then(() => true)).finally(() => (this.#renewal = undefined))
+    return this.#renewal
   }
 
   /** The WebSocket's URL at `path`, with the version and the credentials as query parameters. */
