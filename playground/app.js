@@ -83,6 +83,7 @@ function option(value, label) {
 
 function fillLanguages() {
   const model = models.find((m) => m.id === $('model').value)
+  $('model-description').textContent = model ? `${model.id}: ${model.description}` : ''
   const voice = voices.find((v) => v.voice_id === $('voice').value)
   const current = $('language').value
   $('language').replaceChildren(...(model?.languages ?? []).map((code) => option(code, languageName(code))))
@@ -163,7 +164,7 @@ async function onSpeak() {
   const text = $('text').value
   if (!text.trim()) return showError({ code: 'EMPTY_TEXT', message: 'Type some text to speak.' })
   const format = outputFormat()
-  const context = await audioContext()
+  const context = audioContext()
   await credentials.fresh()
   const player = new Player(context, format.encoding, format.sample_rate)
   const received = []
@@ -269,7 +270,7 @@ async function onRecord() {
   if (recorder.recording) {
     $('record').disabled = true
     try {
-      setSample(await recorder.stop(await audioContext()))
+      setSample(await recorder.stop(audioContext()))
     } catch (error) {
       showError({ code: 'RECORDING_FAILED', message: error.message })
     }
@@ -327,6 +328,9 @@ async function start() {
     setState('error', 'Failed')
   }))
   $('stop').addEventListener('click', onStop)
+  $('text').addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !$('speak').disabled) $('speak').click()
+  })
   $('clone-file').addEventListener('change', () => $('clone-file').files[0] && setSample($('clone-file').files[0]))
   $('clone-name').addEventListener('input', updateCloneButton)
   $('record').addEventListener('click', onRecord)
@@ -344,7 +348,6 @@ async function start() {
     return
   }
   $('model').replaceChildren(...models.map((m) => option(m.id, m.id)))
-  $('model').title = models[0]?.description ?? ''
   const allLanguages = [...new Set(models.flatMap((m) => m.languages))]
   $('clone-language').replaceChildren(...allLanguages.map((code) => option(code, languageName(code))))
   fillVoices()

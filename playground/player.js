@@ -10,10 +10,14 @@ const LEAD_SECONDS = 0.06
 
 let sharedContext
 
-/** One AudioContext for the page, made and resumed inside a click (browsers start audio only from a gesture). */
-export async function audioContext() {
+/**
+ * One AudioContext for the page, made and resumed inside a click (browsers start audio only from
+ * a gesture). Not awaited: chunks scheduled while it resumes play once it runs, and the socket
+ * opens meanwhile, so the time to first audio is the service's, not the audio device's.
+ */
+export function audioContext() {
   sharedContext ??= new AudioContext({ latencyHint: 'interactive' })
-  if (sharedContext.state !== 'running') await sharedContext.resume()
+  if (sharedContext.state !== 'running') sharedContext.resume().catch(() => {})
   return sharedContext
 }
 

@@ -182,7 +182,7 @@ describe('the playground in Chromium', () => {
   it("shows the server's message when it refuses the request", async () => {
     await page.fill('#text', 'x'.repeat(MAX_CONTEXT_CHARS + 1))
     const before = received.length
-    await page.click('#speak')
+    await page.press('#text', 'Control+Enter')
     await waitForState('error', 10_000)
     const { error, frames } = await stats()
     const refusal = received.slice(before).find((frame) => frame.error_code !== undefined)!
