@@ -49,16 +49,17 @@ function setState(state, status) {
   $('stop').disabled = !speaking
 }
 
-function showError(error) {
-  stats.error = { code: error.code ?? error.error_code, message: error.message }
-  $('error-code').textContent = stats.error.code ?? 'ERROR'
-  $('error-message').textContent = error.message
-  $('error').hidden = false
+/** Shows a failure in the card where it happened (`box`: speak-error, clone-error, voices-error). */
+function showError(box, error) {
+  stats.error = { code: error.code ?? error.error_code ?? 'ERROR', message: error.message }
+  $(box).querySelector('.error-code').textContent = stats.error.code
+  $(box).querySelector('.error-message').textContent = stats.error.message
+  $(box).hidden = false
 }
 
-function clearError() {
+function clearError(box) {
   stats.error = undefined
-  $('error').hidden = true
+  $(box).hidden = true
 }
 
 function askKey(reason) {
@@ -143,14 +144,14 @@ async function refreshVoices(selected) {
 }
 
 async function deleteVoice(voice, button) {
-  clearError()
+  clearError('voices-error')
   button.disabled = true
   try {
     await api.deleteVoice(voice.voice_id)
     await refreshVoices()
   } catch (error) {
     button.disabled = false
-    showError(error)
+    showError('voices-error', error)
   }
 }
 
@@ -160,9 +161,9 @@ function outputFormat() {
 
 async function onSpeak() {
   const clicked = performance.now()
-  clearError()
+  clearError('speak-error')
   const text = $('text').value
-  if (!text.trim()) return showError({ code: 'EMPTY_TEXT', message: 'Type some text to speak.' })
+  if (!text.trim()) return showError('speak-error', { code: 'EMPTY_TEXT', message: 'Type some text to speak.' })
   const format = outputFormat()
   const context = audioContext()
   await credentials.fresh()
@@ -230,7 +231,7 @@ async function onSpeak() {
       player.stop()
       unmeasured()
       offerDownload()
-      showError(event)
+      showError('speak-error', event)
       setState('error', 'Failed')
     },
   })
@@ -266,13 +267,13 @@ function updateCloneButton() {
 }
 
 async function onRecord() {
-  clearError()
+  clearError('clone-error')
   if (recorder.recording) {
     $('record').disabled = true
     try {
-      setSample(await recorder.stop(audioContext()))
+      setSample(await recorder.stop())
     } catch (error) {
-      showError({ code: 'RECORDING_FAILED', message: error.message })
+      showError('clone-error', { code: 'RECORDING_FAILED', message: error.message })
     }
     $('record').disabled = false
     $('record').textContent = '● Record'
@@ -282,7 +283,7 @@ async function onRecord() {
     return
   }
   try {
-    await recorder.start((seconds) => {
+    await recorder.start(audioContext(), (seconds) => {
       $('record-time').textContent = `${seconds.toFixed(1)} s`
       $('record-fill').style.width = `${Math.min(100, (seconds / (MIN_SECONDS * 2)) * 100)}%`
       const enough = seconds >= MIN_SECONDS
@@ -290,7 +291,7 @@ async function onRecord() {
       $('record-min').textContent = enough ? '3 s minimum reached' : `${(MIN_SECONDS - seconds).toFixed(1)} s to the 3 s minimum`
     })
   } catch (error) {
-    showError({ code: 'MICROPHONE_UNAVAILABLE', message: error.message })
+    showError('clone-error', { code: 'MICROPHONE_UNAVAILABLE', message: error.message })
     return
   }
   $('record').textContent = '■ Stop'
@@ -300,7 +301,7 @@ async function onRecord() {
 }
 
 async function onClone() {
-  clearError()
+  clearError('clone-error')
   const button = $('clone')
   button.disabled = true
   button.textContent = 'Cloning…'
@@ -311,7 +312,7 @@ async function onClone() {
     $('clone-file').value = ''
     setSample(undefined)
   } catch (error) {
-    showError(error)
+    showError('clone-error', error)
   }
   button.textContent = 'Clone voice'
   updateCloneButton()
@@ -324,14 +325,17 @@ async function start() {
   $('model').addEventListener('change', fillLanguages)
   $('voice').addEventListener('change', fillLanguages)
   $('speak').addEventListener('click', () => onSpeak().catch((error) => {
-    showError(error)
+    showError('speak-error', error)
     setState('error', 'Failed')
   }))
   $('stop').addEventListener('click', onStop)
   $('text').addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !$('speak').disabled) $('speak').click()
   })
-  $('clone-file').addEventListener('change', () => $('clone-file').files[0] && setSample($('clone-file').files[0]))
+  $('clone-file').addEventListener('change', () => {
+    clearError('clone-error')
+    if ($('clone-file').files[0]) setSample($('clone-file').files[0])
+  })
   $('clone-name').addEventListener('input', updateCloneButton)
   $('record').addEventListener('click', onRecord)
   $('clone').addEventListener('click', onClone)
@@ -343,7 +347,7 @@ async function start() {
     await credentials.ready()
     ;[models, voices] = await Promise.all([api.models(), api.voices()])
   } catch (error) {
-    showError(error)
+    showError('speak-error', error)
     setState('starting', 'Not connected')
     return
   }

@@ -1,5 +1,5 @@
 // WAV files made in the browser: a header over PCM exactly as the service sent it, and a
-// recording (an AudioBuffer) as 16-bit mono PCM for a clone sample.
+// recording's samples as 16-bit mono PCM for a clone sample.
 
 export const BYTES_PER_SAMPLE = { pcm_s16le: 2, pcm_f32le: 4, pcm_mulaw: 1, pcm_alaw: 1 }
 // WAVE format tags: PCM, IEEE float, A-law, mu-law.
@@ -31,15 +31,12 @@ export function wavFromPcm(chunks, encoding, sampleRate) {
   return new Blob([header(dataBytes, encoding, sampleRate), ...chunks], { type: 'audio/wav' })
 }
 
-/** A decoded recording, its channels mixed to one, as a 16-bit WAV file. */
-export function wavFromAudioBuffer(buffer) {
-  const samples = new Int16Array(buffer.length)
-  const channels = Array.from({ length: buffer.numberOfChannels }, (_, i) => buffer.getChannelData(i))
-  for (let i = 0; i < buffer.length; i++) {
-    let sum = 0
-    for (const channel of channels) sum += channel[i]
-    const value = Math.max(-1, Math.min(1, sum / channels.length))
+/** Mono float samples (-1 to 1) as a 16-bit WAV file. */
+export function wavFromSamples(floats, sampleRate) {
+  const samples = new Int16Array(floats.length)
+  for (let i = 0; i < floats.length; i++) {
+    const value = Math.max(-1, Math.min(1, floats[i]))
     samples[i] = value < 0 ? value * 0x8000 : value * 0x7fff
   }
-  return new Blob([header(samples.byteLength, 'pcm_s16le', buffer.sampleRate), samples.buffer], { type: 'audio/wav' })
+  return new Blob([header(samples.byteLength, 'pcm_s16le', sampleRate), samples.buffer], { type: 'audio/wav' })
 }

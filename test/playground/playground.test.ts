@@ -37,6 +37,11 @@ let page: Page
 let errors: string[]
 /** Every WebSocket frame the page received, in order, as JSON. */
 const received: Record<string, unknown>[] = []
+/**
+ * Paths whose refusal is expected (Chromium logs each failed load as a console error): the token
+ * endpoint, which this server lacks, and what a test provokes on purpose while it runs.
+ */
+const refusedOnPurpose = new Set(['/playground/token'])
 
 const stats = () => page.evaluate(() => (window as unknown as { svcTtsPlayground: PageStats }).svcTtsPlayground)
 const waitForState = (state: string, timeout = 30_000) => page.waitForFunction((s) => (window as unknown as { svcTtsPlayground: PageStats }).svcTtsPlayground.state === s, state, { timeout })
@@ -56,8 +61,7 @@ beforeAll(async () => {
   server = await start('standalone', { engine, keys: TEST_KEYS, playground: true, realtime: { maxContextChars: MAX_CONTEXT_CHARS } })
   browser = await launchChromium([`--use-file-for-fake-audio-capture=${sample}`])
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
-  // The token endpoint is not on this server: its 404 is the one failed load the page expects.
-  errors = collectErrors(page, (text, url) => text.startsWith('Failed to load resource') && new URL(url).pathname === '/playground/token')
+  errors = collectErrors(page, (text, url) => text.startsWith('Failed to load resource') && refusedOnPurpose.has(new URL(url).pathname))
   page.on('websocket', (socket: PageSocket) => socket.on('framereceived', ({ payload }) => received.push(JSON.parse(String(payload)) as Record<string, unknown>)))
 }, 60_000)
 
@@ -179,6 +183,29 @@ describe('the playground in Chromium', () => {
     await item.waitFor({ state: 'detached' })
   }, 60_000)
 
+  it("shows the server's message when it refuses a clone: a recording too short", async () => {
+    refusedOnPurpose.add('/voices/clone')
+    try {
+      await page.click('#record')
+      await page.waitForFunction(() => parseFloat(document.getElementById('record-time')!.textContent!) >= 2)
+      await page.click('#record')
+      await page.waitForSelector('#sample:not([hidden])', { timeout: 5000 })
+      await page.fill('#clone-name', 'Too short')
+      const [refusal] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/voices/clone')), page.click('#clone')])
+      expect(refusal.status()).toBe(400)
+      const body = (await refusal.json()) as { error_code: string; message: string }
+      expect(body.error_code).toBe('SAMPLE_TOO_SHORT')
+      await page.waitForSelector('#clone-error:not([hidden])')
+      expect(await page.textContent('#clone-error .error-code')).toBe('SAMPLE_TOO_SHORT')
+      expect(await page.textContent('#clone-error .error-message')).toBe(body.message)
+      expect(body.message).toMatch(/at least 3 s are needed/)
+      expect(await page.$$eval('#custom-voices li', (items) => items.length)).toBe(0)
+      await shot('9-clone-refused')
+    } finally {
+      refusedOnPurpose.delete('/voices/clone')
+    }
+  }, 30_000)
+
   it("shows the server's message when it refuses the request", async () => {
     await page.fill('#text', 'x'.repeat(MAX_CONTEXT_CHARS + 1))
     const before = received.length
@@ -188,10 +215,10 @@ describe('the playground in Chromium', () => {
     const refusal = received.slice(before).find((frame) => frame.error_code !== undefined)!
     expect(refusal).toMatchObject({ error_code: 'TRANSCRIPT_TOO_LONG' })
     expect(error).toEqual({ code: 'TRANSCRIPT_TOO_LONG', message: refusal.message })
-    expect(await page.textContent('#error-message')).toBe(`a context takes at most ${MAX_CONTEXT_CHARS} characters of text`)
-    expect(await page.isVisible('#error')).toBe(true)
+    expect(await page.textContent('#speak-error .error-message')).toBe(`a context takes at most ${MAX_CONTEXT_CHARS} characters of text`)
+    expect(await page.isVisible('#speak-error')).toBe(true)
     expect(frames).toBe(0)
-    await shot('9-error')
+    await shot('10-error')
   }, 30_000)
 
   it('logged no console error and threw nothing', () => {
@@ -199,8 +226,11 @@ describe('the playground in Chromium', () => {
   })
 })
 
-// The other adapters serve the same page, and it speaks through them the same way.
-describe.each(['express', 'fastify'] as const)('the playground served by %s', (adapter) => {
+// The other adapters serve the same page, and it speaks through them the same way, in the other encodings.
+describe.each([
+  { adapter: 'express', encoding: 'pcm_mulaw', sampleRate: 8000, bytesPerSample: 1, formatTag: 7 },
+  { adapter: 'fastify', encoding: 'pcm_f32le', sampleRate: 24000, bytesPerSample: 4, formatTag: 3 },
+] as const)('the playground served by $adapter, speaking $encoding', ({ adapter, encoding, sampleRate, bytesPerSample, formatTag }) => {
   let other: Running
   let otherPage: Page
   let otherErrors: string[]
@@ -215,16 +245,22 @@ describe.each(['express', 'fastify'] as const)('the playground served by %s', (a
     await other?.close()
   })
 
-  it('speaks a sentence, each word lit in order, with no console error', async () => {
+  it('speaks a sentence, each word lit in order, saves it in its encoding, with no console error', async () => {
     await otherPage.goto(`${other.base}/playground`)
     await otherPage.waitForFunction(() => (window as unknown as { svcTtsPlayground: PageStats }).svcTtsPlayground.state === 'idle', undefined, { timeout: 20_000 })
+    await otherPage.selectOption('#encoding', encoding)
+    await otherPage.selectOption('#sample-rate', String(sampleRate))
     await otherPage.fill('#text', SENTENCE)
     await otherPage.click('#speak')
     await otherPage.waitForFunction(() => (window as unknown as { svcTtsPlayground: PageStats }).svcTtsPlayground.state === 'done', undefined, { timeout: 30_000 })
     const done = await otherPage.evaluate(() => (window as unknown as { svcTtsPlayground: PageStats }).svcTtsPlayground)
-    expect(done.frames).toBeGreaterThan(44100 * 1.5)
+    expect(done.frames).toBeGreaterThan(sampleRate * 1.5)
+    expect(done.frames * bytesPerSample).toBe(done.bytes)
     expect(done.highlighted).toEqual(SENTENCE.split(' '))
     expect(Number(await otherPage.textContent('#ttfa-value'))).toBe(done.firstAudioMs)
+    const [download] = await Promise.all([otherPage.waitForEvent('download'), otherPage.click('#download')])
+    const wav = decodeWav(readFileSync((await download.path())!))
+    expect(wav).toMatchObject({ formatTag, channels: 1, sampleRate, bitsPerSample: bytesPerSample * 8, dataSize: done.bytes })
     expect(otherErrors).toEqual([])
   }, 60_000)
 })

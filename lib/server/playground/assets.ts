@@ -19,6 +19,7 @@ export const PLAYGROUND_FILES = [
   'player.js',
   'reader.js',
   'recorder.js',
+  'capture.js',
   'wav.js',
 ] as const
 
