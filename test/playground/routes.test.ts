@@ -29,6 +29,8 @@ describe.each(ADAPTERS)('the playground on %s', (adapter) => {
     const page = await fetch(`${server.base}/playground`)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    // The browser test runs the page under this policy: a file or a connection it forbade would be a console error there.
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self';.* connect-src 'self';/)
     const html = await page.text()
     expect(html).toBe(readFileSync(path.join(root, 'playground/index.html'), 'utf8'))
     // The page names its files relative to /playground, so it also works under a prefix.
