@@ -10,7 +10,7 @@ import type { Browser, Page, WebSocket as PageSocket } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeWav } from '../helpers/audio.js'
 import { collectErrors, launchChromium } from '../helpers/browser.js'
-import { testEngine, voiceId } from '../helpers/engine.js'
+import { firstVoiceOf, testEngine, voiceId } from '../helpers/engine.js'
 import { KEY, post, start, TEST_KEYS, type Running } from '../helpers/server.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -113,6 +113,19 @@ describe('the playground in Chromium', () => {
     // What the page played is the service's speech itself: the same PCM as a one-shot request.
     const oneShot = await post(server.base, '/text_to_speech', { model_id: 'svc_pro_v1.0', transcript: SENTENCE, voice: { mode: 'id', id: voiceId('Sarah') }, language: 'en', speed: 1 })
     expect(wav.data.equals(decodeWav(Buffer.from(await oneShot.arrayBuffer())).data)).toBe(true)
+  }, 60_000)
+
+  it('lights the words of text written without spaces, where the service says they fall', async () => {
+    await page.selectOption('#model', 'svc_flash_v1.0')
+    await page.selectOption('#voice', firstVoiceOf('zh'))
+    expect(await page.inputValue('#language')).toBe('zh')
+    await page.fill('#text', '你好世界。今天天气很好。')
+    await page.click('#speak')
+    await waitForState('done')
+    expect((await stats()).highlighted).toEqual(['你', '好', '世', '界', '今', '天', '天', '气', '很', '好'])
+    expect(await page.$$eval('#reader .word', (words) => words.map((w) => w.textContent))).toEqual(['你', '好', '世', '界。', '今', '天', '天', '气', '很', '好。'])
+    await page.selectOption('#model', 'svc_pro_v1.0')
+    await page.selectOption('#voice', voiceId('Sarah'))
   }, 60_000)
 
   it('Stop cancels the context: playback stops, nothing more arrives', async () => {
