@@ -63,7 +63,7 @@ function clearError(box) {
 }
 
 function askKey(reason) {
-  $('key-reason').textContent = reason ? `${reason}. Enter a valid API key.` : $('key-reason').textContent
+  if (reason) $('key-reason').textContent = `${reason}. Enter a valid API key.`
   $('key-dialog').hidden = false
   $('key-input').focus()
   return new Promise((resolve) => {
@@ -88,9 +88,9 @@ function fillLanguages() {
   const voice = voices.find((v) => v.voice_id === $('voice').value)
   const current = $('language').value
   $('language').replaceChildren(...(model?.languages ?? []).map((code) => option(code, languageName(code))))
-  const wanted = [current, voice?.language].find((code) => model?.languages.includes(code))
-  if (voice?.language && model?.languages.includes(voice.language)) $('language').value = voice.language
-  else if (wanted) $('language').value = wanted
+  // The voice's own language where the model has it, else the one chosen before.
+  const preferred = [voice?.language, current].find((code) => model?.languages.includes(code))
+  if (preferred) $('language').value = preferred
 }
 
 function fillVoices(selected = $('voice').value) {
@@ -174,6 +174,7 @@ async function onSpeak() {
   stats.highlighted = reader.highlighted
   $('ttfa-value').textContent = '…'
   $('ttfa').classList.remove('measured')
+  if ($('download').href) URL.revokeObjectURL($('download').href)
   $('download').removeAttribute('href')
   $('download').setAttribute('aria-disabled', 'true')
   updateCounters()
@@ -197,10 +198,8 @@ async function onSpeak() {
   }
   const offerDownload = () => {
     if (received.length === 0) return
-    const link = $('download')
-    if (link.href) URL.revokeObjectURL(link.href)
-    link.href = URL.createObjectURL(wavFromPcm(received, format.encoding, format.sample_rate))
-    link.removeAttribute('aria-disabled')
+    $('download').href = URL.createObjectURL(wavFromPcm(received, format.encoding, format.sample_rate))
+    $('download').removeAttribute('aria-disabled')
   }
   session = speak(credentials, { request, text }, {
     onAudio(bytes, alignment) {
