@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { isLoopback } from '../../lib/cli/serve.js'
+import { isLoopbackHost } from '../../lib/cli/serve.js'
 import { serveListening } from '../helpers/served.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -42,7 +42,7 @@ describe('svc-tts serve --playground', () => {
   })
 
   it('defaults to on for loopback hosts only', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopback(host), host).toBe(true)
-    for (const host of ['0.0.0.0', '::', '192.168.1.2', 'example.com', '127.0.0.1.example.com']) expect(isLoopback(host), host).toBe(false)
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1']) expect(isLoopbackHost(host), host).toBe(true)
+    for (const host of ['0.0.0.0', '::', '192.168.1.2', 'example.com', '127.0.0.1.example.com']) expect(isLoopbackHost(host), host).toBe(false)
   })
 })
