@@ -1,15 +1,15 @@
-// The playground's credentials, in Chromium: an API key the server refuses, and the token path.
-// This branch's server mints no tokens, so the browser's
-// traffic is routed: POST /playground/token answers tokens tok_1, tok_2..., the HTTP requests
-// are checked for their bearer token and passed on to the real server with its key, and the
-// WebSocket is bridged to the real one. What is asserted is the page's own behaviour: it asks
-// for a token first (no key form), sends it as a bearer token and as access_token, and after a
-// 401 mints again exactly once.
+// The playground's credentials, in Chromium: an API key the server refuses, the server's own
+// playground token, and a token refused once. For that last one the browser's traffic is
+// routed: POST /playground/token answers tokens tok_1, tok_2..., the HTTP requests are checked
+// for their bearer token and passed on to the real server with its key, and the WebSocket is
+// bridged to the real one. What is asserted is the page's own behaviour: after a 401 it mints
+// again exactly once, and requests refused together share that one renewal.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { collectErrors, launchChromium } from '../helpers/browser.js'
 import { testEngine } from '../helpers/engine.js'
+import { KeyStore } from '../../lib/server/keys.js'
 import { KEY, start, TEST_KEYS, type Running } from '../helpers/server.js'
 
 const SENTENCE = 'Signed in with a token, the page speaks.'
@@ -79,6 +79,41 @@ it("asks for another key when the stored one is refused, with the server's messa
     expect(keyErrors).toEqual([])
   } finally {
     await context.close()
+  }
+}, 60_000)
+
+it("signs in with the server's own playground token, without a key or a console error", async () => {
+  const keys = KeyStore.fromConfig(TEST_KEYS)
+  const minting = await start('standalone', { engine, keys, playground: true, tokens: { playgroundKey: keys.verify(KEY)!.keyId } })
+  const context = await browser.newContext()
+  const tokenPage = await context.newPage()
+  const tokenErrors = collectErrors(tokenPage)
+  const credentials: { path: string; authorization?: string; apiKey?: string }[] = []
+  tokenPage.on('request', (request) => {
+    const { pathname } = new URL(request.url())
+    if (pathname === '/playground/models' || pathname.startsWith('/voices')) credentials.push({ path: pathname, authorization: request.headers().authorization, apiKey: request.headers()['x-api-key'] })
+  })
+  const socketUrls: URL[] = []
+  tokenPage.on('websocket', (socket) => socketUrls.push(new URL(socket.url())))
+  try {
+    await tokenPage.goto(`${minting.base}/playground`)
+    await tokenPage.waitForFunction(idle, undefined, { timeout: 20_000 })
+    expect(await tokenPage.isHidden('#key-dialog')).toBe(true)
+    expect(await tokenPage.textContent('#status')).toBe('Ready (signed in for this session)')
+    expect(credentials.length).toBeGreaterThanOrEqual(2)
+    for (const sent of credentials) expect(sent).toEqual({ path: sent.path, authorization: expect.stringMatching(/^Bearer tk_/), apiKey: undefined })
+    await tokenPage.fill('#text', SENTENCE)
+    await tokenPage.click('#speak')
+    await tokenPage.waitForFunction(() => (window as unknown as { svcTtsPlayground: { state: string } }).svcTtsPlayground.state === 'done', undefined, { timeout: 30_000 })
+    const done = await tokenPage.evaluate(() => (window as unknown as { svcTtsPlayground: { frames: number; highlighted: string[] } }).svcTtsPlayground)
+    expect(done.frames).toBeGreaterThan(44100)
+    expect(done.highlighted).toEqual(SENTENCE.split(' '))
+    expect(socketUrls.map((url) => [url.searchParams.get('access_token')?.startsWith('tk_'), url.searchParams.get('api_key')])).toEqual([[true, null]])
+    expect(await tokenPage.evaluate(() => localStorage.length)).toBe(0)
+    expect(tokenErrors).toEqual([])
+  } finally {
+    await context.close()
+    await minting.close()
   }
 }, 60_000)
 
