@@ -30,6 +30,7 @@ const USAGE = `usage:
                 [--drain-seconds S]     after SIGTERM, requests are served S more seconds while /readyz says 503 (default 5)
                 [--cors-origins URL,..] origins whose pages may call the service (default: none)
                 [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
+                [--playground on|off]   the page at /playground (default: on for a loopback host)
   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
   svc-tts --version
 
@@ -75,6 +76,7 @@ function parseCommandLine(argv: string[]) {
       'drain-seconds': { type: 'string' },
       'cors-origins': { type: 'string' },
       wyoming: { type: 'string' },
+      playground: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -95,6 +97,11 @@ function dialectsOf(list: string): Record<string, boolean> {
   const unknown = named.filter((name) => !DIALECT_NAMES.includes(name))
   if (unknown.length > 0) throw usageError(`--dialects takes ${DIALECT_NAMES.join(', ')} (comma-separated) or none; unknown: ${unknown.join(', ')}`)
   return Object.fromEntries(DIALECT_NAMES.map((name) => [name, named.includes(name)]))
+}
+
+function onOff(option: string, value: string): boolean {
+  if (value !== 'on' && value !== 'off') throw usageError(`${option} takes on or off`)
+  return value === 'on'
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -125,6 +132,7 @@ async function main(argv: string[]): Promise<number> {
       ...(values['cors-origins'] !== undefined && { corsOrigins: values['cors-origins'].split(',').map((origin) => origin.trim()) }),
       ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
       ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
+      ...(values.playground !== undefined && { playground: onOff('--playground', values.playground) }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0

@@ -25,6 +25,8 @@ export interface ServeOptions {
   drainGraceMs: number
   /** Each API dialect on or off (default: all on). */
   dialects?: Record<string, boolean>
+  /** The playground page (default: on when the host is loopback, so it is not offered to a network by surprise). */
+  playground?: boolean
   /** Neural packs and device (from --models-dir). */
   engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
   /** The metrics and probes on a port of their own, with no key. */
@@ -52,9 +54,14 @@ async function loadKeys(dataDir: string): Promise<KeyStore> {
   return store
 }
 
+/** Whether `host` (an address, or localhost) is reachable only from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return isLoopback(host === 'localhost' ? '127.0.0.1' : host)
+}
+
 /** The key the playground's tokens are minted for on loopback: the first that may speak and manage voices. */
 function playgroundKey(keys: KeyStore, host: string): string | undefined {
-  if (!isLoopback(host === 'localhost' ? '127.0.0.1' : host)) return undefined
+  if (!isLoopbackHost(host)) return undefined
   return keys.list().find((key) => key.scopes.includes('text_to_speech') && key.scopes.includes('voices'))?.id
 }
 
@@ -67,12 +74,14 @@ export async function serve(options: ServeOptions): Promise<void> {
   const keys = await loadKeys(options.dataDir)
   const loading = performance.now()
   const engine = createEngine({ dataDir: options.dataDir, ...options.engine })
+  const playground = options.playground ?? isLoopbackHost(options.host)
   const service = new TtsService({
     engine,
     keys,
+    playground,
     ...(options.dialects && { dialects: options.dialects }),
     ...(options.corsOrigins && { cors: { origins: options.corsOrigins } }),
-    tokens: { playgroundKey: playgroundKey(keys, options.host) },
+    tokens: { playgroundKey: playground ? playgroundKey(keys, options.host) : undefined },
     log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }),
   })
   const closeEngine = () => engine.then((loaded) => loaded.close(), () => {})
@@ -97,7 +106,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     await operations?.close()
     throw error
   }
-  logLine({ level: 'info', msg: 'listening', url, framework: options.framework, keys: keys.size, load_ms: Math.round(performance.now() - loading), ...(metricsUrl && { metrics_url: metricsUrl }) })
+  logLine({ level: 'info', msg: 'listening', url, framework: options.framework, keys: keys.size, load_ms: Math.round(performance.now() - loading), ...(metricsUrl && { metrics_url: metricsUrl }), ...(playground && { playground: `${url}/playground` }) })
   if (options.wyoming !== undefined) {
     try {
       wyoming = await createWyomingServer(service.engine, {
