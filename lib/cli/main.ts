@@ -15,7 +15,7 @@ import { textSource } from './text.js'
 import { readModelsDir } from '../neural/models-dir.js'
 import { DIALECT_NAMES } from '../server/dialects/index.js'
 import { FRAMEWORKS, type Framework } from '../server/mount.js'
-import { defaultDataDir, manageKeys } from './keys.js'
+import { DATABASE_URL_ENV, defaultDataDir, manageKeys } from './keys.js'
 import { serve } from './serve.js'
 import { LANGUAGES } from '../text/types.js'
 
@@ -27,11 +27,12 @@ const USAGE = `usage:
   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework ${FRAMEWORKS.join('|')}]
                 [--dialects ${DIALECT_NAMES.join(',')}|none]   the other APIs served beside svc-tts's own (default: all)
                 [--metrics-port N]      /metrics, /healthz and /readyz with no key on a port of their own
+                [--database-url URL]    voices and keys in PostgreSQL, shared by replicas (or SVC_TTS_DATABASE_URL)
                 [--drain-seconds S]     after SIGTERM, requests are served S more seconds while /readyz says 503 (default 5)
                 [--cors-origins URL,..] origins whose pages may call the service (default: none)
                 [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
                 [--playground on|off]   the page at /playground (default: on for a loopback host)
-  svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
+  svc-tts keys create [--name N] [--scopes text_to_speech,voices,tokens,metrics] | list | revoke ID  [--data-dir DIR | --database-url URL]
   svc-tts --version
 
 say options:
@@ -73,6 +74,7 @@ function parseCommandLine(argv: string[]) {
       framework: { type: 'string' },
       dialects: { type: 'string' },
       'metrics-port': { type: 'string' },
+      'database-url': { type: 'string' },
       'drain-seconds': { type: 'string' },
       'cors-origins': { type: 'string' },
       wyoming: { type: 'string' },
@@ -121,6 +123,7 @@ async function main(argv: string[]): Promise<number> {
     const framework = values.framework ?? 'standalone'
     if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw usageError(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
     const port = portOf(values.port ?? '8080', '--port')
+    const databaseUrl = values['database-url'] ?? process.env[DATABASE_URL_ENV]
     const drainSeconds = Number(values['drain-seconds'] ?? 5)
     if (!Number.isFinite(drainSeconds) || drainSeconds < 0 || drainSeconds > 600) throw usageError('--drain-seconds must be a number of seconds from 0 to 600')
     // stdout carries serve's log lines, so Wyoming cannot have it.
@@ -128,6 +131,7 @@ async function main(argv: string[]): Promise<number> {
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
       drainGraceMs: Math.round(drainSeconds * 1000),
+      ...(databaseUrl !== undefined && { databaseUrl }),
       ...(values['metrics-port'] !== undefined && { metricsPort: portOf(values['metrics-port'], '--metrics-port') }),
       ...(values['cors-origins'] !== undefined && { corsOrigins: values['cors-origins'].split(',').map((origin) => origin.trim()) }),
       ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),

@@ -7,7 +7,10 @@ import { setTimeout } from 'node:timers/promises'
 import { createEngine } from '../engine/create.js'
 import type { EngineOptions } from '../engine/engine.js'
 import { isLoopback } from '../server/browsers/token-routes.js'
+import { SharedDatabase } from '../postgres/database.js'
 import { API_KEYS_ENV, KeyStore } from '../server/keys.js'
+import { databaseKeys } from '../server/postgres-keys.js'
+import { PostgresVoiceStore } from '../voices/postgres-store.js'
 import { serveOperations, type OperationsServer } from '../server/operations/operations-server.js'
 import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
@@ -29,6 +32,8 @@ export interface ServeOptions {
   playground?: boolean
   /** Neural packs and device (from --models-dir). */
   engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
+  /** Voices and keys in a PostgreSQL database replicas share, instead of the data directory's files. */
+  databaseUrl?: string
   /** The metrics and probes on a port of their own, with no key. */
   metricsPort?: number
   /** Origins whose pages may call the service (CORS). */
@@ -41,10 +46,19 @@ function logLine(fields: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`)
 }
 
-/** Keys from the environment, else the data directory's key file, creating (and printing once) a first key. */
-async function loadKeys(dataDir: string): Promise<KeyStore> {
+/**
+ * Keys from the environment, else the shared database's (none is made there: replicas starting
+ * together would each make one), else the data directory's key file, creating (and printing once)
+ * a first key.
+ */
+async function loadKeys(dataDir: string, database: SharedDatabase | undefined): Promise<KeyStore> {
   const fromEnv = KeyStore.fromEnv(process.env[API_KEYS_ENV])
   if (fromEnv) return fromEnv
+  if (database) {
+    const shared = await databaseKeys(database)
+    if (shared.size === 0) logLine({ level: 'warn', msg: 'the database holds no API key: create one with svc-tts keys create --database-url URL' })
+    return shared
+  }
   const store = await KeyStore.load(dataDir)
   if (store.size === 0) {
     const { key } = await store.create('default')
@@ -71,9 +85,16 @@ function playgroundKey(keys: KeyStore, host: string): string | undefined {
  * SIGINT (a person at a terminal) shuts down without the grace.
  */
 export async function serve(options: ServeOptions): Promise<void> {
-  const keys = await loadKeys(options.dataDir)
+  const database = options.databaseUrl === undefined ? undefined : await SharedDatabase.connect(options.databaseUrl)
+  let keys: KeyStore
+  try {
+    keys = await loadKeys(options.dataDir, database)
+  } catch (error) {
+    await database?.close()
+    throw error
+  }
   const loading = performance.now()
-  const engine = createEngine({ dataDir: options.dataDir, ...options.engine })
+  const engine = createEngine({ dataDir: options.dataDir, ...(database && { voiceStore: new PostgresVoiceStore(database) }), ...options.engine })
   const playground = options.playground ?? isLoopbackHost(options.host)
   const service = new TtsService({
     engine,
@@ -84,7 +105,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     tokens: { playgroundKey: playground ? playgroundKey(keys, options.host) : undefined },
     log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }),
   })
-  const closeEngine = () => engine.then((loaded) => loaded.close(), () => {})
+  // The engine, then the database its voices and keys are in.
+  const closeEngine = () => engine.then((loaded) => loaded.close(), () => {}).then(() => database?.close())
   let running: MountedService
   let operations: OperationsServer | undefined
   let wyoming: WyomingServer | undefined
