@@ -15,6 +15,7 @@ import { CombinedVoiceStore, PackVoiceStore } from '../neural/voices.js'
 import { DEFAULT_MAX_AUDIO_SECONDS } from '../text/bounds.js'
 import type { BackendKind, Language } from '../text/types.js'
 import { CALIBRATION_RATE, calibrationText, VoiceLibrary, type VoiceRenderer } from '../voices/library.js'
+import { PREDEFINED_VOICES } from '../voices/predefined.js'
 import { PREVIEW_MODEL_ID } from '../voices/preview.js'
 import { SqliteVoiceStore } from '../voices/sqlite-store.js'
 import type { BackendTuning, StoredVoice, VoiceStore } from '../voices/types.js'
@@ -35,6 +36,14 @@ export type { VoiceBatch } from '../voices/library.js'
 export interface TimestampedSpeech {
   audio_base64: string
   alignment: Alignment
+  /** SSML's `<mark>`s, in order, each at the start of the word after it (or the end); present only when the transcript has some. */
+  marks?: { name: string; time_seconds: number }[]
+}
+
+/** SSML's `<voice name>`: a voice id, or the name of a predefined voice (any case). */
+function voiceIdFor(name: string): string {
+  const lower = name.toLowerCase()
+  return PREDEFINED_VOICES.find((voice) => voice.record.name.toLowerCase() === lower)?.record.voice_id ?? name
 }
 /** What the synthesis calls take: a request, one the gate parsed (a route's body), or one it resolved. */
 type Synthesis<PackModelId extends string> = SynthesisRequest<ModelId | PackModelId> | ParsedSynthesisRequest | ResolvedRequest
@@ -80,7 +89,7 @@ export class Engine<PackModelId extends string = never> {
       aheadSeconds: options.aheadSeconds ?? 5,
       maxTranscriptChars,
       maxAudioSeconds: options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS,
-    })
+    }, (name, signal) => this.voices.find(voiceIdFor(name), signal))
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
@@ -108,8 +117,12 @@ export class Engine<PackModelId extends string = never> {
 
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
   async synthesizeWithTimestamps(request: Synthesis<PackModelId>, options?: CallOptions): Promise<TimestampedSpeech> {
-    const { audio, words } = await this.within(options, async (scope) => this.speech.render(await this.resolveIn(request, 'synthesis', 'raw', scope), scope))
-    return { audio_base64: audio.toString('base64'), alignment: toAlignment(words) }
+    const { audio, words, marks } = await this.within(options, async (scope) => this.speech.render(await this.resolveIn(request, 'synthesis', 'raw', scope), scope))
+    return {
+      audio_base64: audio.toString('base64'),
+      alignment: toAlignment(words),
+      ...(marks.length > 0 && { marks: marks.map((mark) => ({ name: mark.name, time_seconds: mark.timeMs / 1000 })) }),
+    }
   }
 
   /** The transport-agnostic stream: audio chunks in the requested format (no WAV header; compressed containers give encoded bytes), each with its words. */

@@ -303,7 +303,7 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     try {
       for await (const chunk of generation.speech) {
         // A compressed chunk the encoder kept whole for later has nothing to send but its words.
-        const speaks = chunk.audio.length > 0 || (connection.addTimestamps && chunk.words.length > 0)
+        const speaks = chunk.audio.length > 0 || (connection.addTimestamps && (chunk.words.length > 0 || chunk.marks !== undefined))
         if (!speaks && !(this.options.flushMarkers && chunk.flushes)) continue
         await this.options.writable?.()
         if (generation.cancelled) return
@@ -335,6 +335,7 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
   private audioOutput(id: string, chunk: SpeechChunk, final: boolean, connection: Connection): AudioOutput {
     const output: AudioOutput = { context_id: id, audio: chunk.audio.toString('base64'), final }
     if (connection.addTimestamps) output.alignment = toAlignment(chunk.words)
+    if (connection.addTimestamps && chunk.marks) output.marks = chunk.marks.map((mark) => ({ name: mark.name, time_ms: mark.timeMs }))
     return output
   }
 

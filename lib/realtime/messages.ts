@@ -58,6 +58,8 @@ export interface AudioOutput {
   audio: string
   final: boolean
   alignment?: Alignment
+  /** With add_timestamps: the SSML marks reached in this chunk, in ms from the start of the context's audio. */
+  marks?: { name: string; time_ms: number }[]
 }
 
 export interface FinalOutput {
