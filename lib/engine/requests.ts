@@ -106,6 +106,8 @@ export const SPEAKING_FIELDS = {
   output_format: requestedFormatSchema.optional(),
   language: languageSchema.optional(),
   speed: speedSchema.default(1),
+  /** Extension: an SSML element the engine does not know is a 400 INVALID_MARKUP ('error', the default), or read as its text ('text'). */
+  ssml_unknown_elements: z.enum(['error', 'text']).optional(),
 }
 
 /** Its output is branded: a parsed request is told apart from a raw one by type as well as at run time. */

@@ -34,6 +34,8 @@ export interface ResolvedRequest {
   readonly format: OutputFormat
   /** A cloned voice on a neural pack: its fit to the pack voice it speaks with. */
   readonly packTuning?: BackendTuning
+  /** SSML elements the engine does not know are read as their text (default: refused). */
+  readonly ssmlUnknownElements?: 'error' | 'text'
 }
 
 /** The kinds of request: a whole transcript (synthesis), or a session's text to come. */
@@ -112,7 +114,10 @@ export class RequestResolver {
       throw new TtsError('INVALID_REQUEST', `${model.id} is a Kokoro export whose speed input is an integer: it speaks at speed 1 or 2 only`)
     }
     const packTuning = await this.packTuning(model, voice, language, signal)
-    const resolved: ResolvedRequest = Object.freeze({ transcript, speed: parsed.speed, model, language, voice, format, ...(packTuning && { packTuning }) })
+    const unknownElements = parsed.ssml_unknown_elements
+    const resolved: ResolvedRequest = Object.freeze({
+      transcript, speed: parsed.speed, model, language, voice, format, ...(packTuning && { packTuning }), ...(unknownElements && { ssmlUnknownElements: unknownElements }),
+    })
     resolvedRequests.add(resolved)
     return resolved
   }

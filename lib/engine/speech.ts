@@ -88,7 +88,13 @@ export class Speech {
     const { maxAudioSeconds } = this.limits
     const session = new WritableSpeechSession(
       {
-        plan: { language: resolved.language, languages: resolved.model.languages, backend: resolved.model.backend, signal: scope.signal },
+        plan: {
+          language: resolved.language,
+          languages: resolved.model.languages,
+          backend: resolved.model.backend,
+          signal: scope.signal,
+          ...(resolved.ssmlUnknownElements && { unknownElements: resolved.ssmlUnknownElements }),
+        },
         sampleRate: plan.sampleRate,
         bytesPerSample: BYTES_PER_SAMPLE[plan.encoding],
         maxPendingChars: this.limits.maxTranscriptChars,
