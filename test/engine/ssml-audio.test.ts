@@ -95,6 +95,15 @@ describe('SSML in the audio', async () => {
     expect(semitones(await pitch(sarah), await pitch(richard))).toBeGreaterThan(3)
   })
 
+  it('<voice name> of no voice is VOICE_NOT_FOUND before any audio', async () => {
+    let chunks = 0
+    const error = await (async () => {
+      for await (const _ of engine.speak({ model_id: 'svc_flash_v1.5', transcript: '<speak>Hello <voice name="Nobody">there</voice></speak>', voice: SARAH })) chunks++
+    })().catch((e: unknown) => e)
+    expect((error as TtsError).code).toBe('VOICE_NOT_FOUND')
+    expect(chunks).toBe(0)
+  })
+
   it('<lang xml:lang> reads its text with the other language\'s voice', async () => {
     const chunks = joinChunks(await collect(engine.speak({
       model_id: 'svc_flash_v1.5',
