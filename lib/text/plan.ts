@@ -278,7 +278,7 @@ export class SpeechPlanner {
     // parsing and sentence split are one piece of work, which waits for a turn like a slice.
     const { turn, breathe } = slicer(this.opts)
     if (limit > UNSLICED_CHARS) await turn()
-    const read = this.readSentences(limit, final)
+    const read = await this.readSentences(limit, final, breathe)
     const words: SourceWord[] = []
     const chunks: Chunk[] = []
     const marks: PlannedMark[] = []
@@ -296,7 +296,11 @@ export class SpeechPlanner {
           addMark: (name) => marks.push({ name, word: this.wordCount + words.length }),
         }
         for (const sentence of sentences) {
-          const units = sentence.flatMap((segment) => renderedUnits(segment, context))
+          const units: Unit[] = []
+          for (const segment of sentence) {
+            units.push(...renderedUnits(segment, context))
+            await breathe()  // an SSML sentence may hold very many segments
+          }
           const sentenceChunks = chunkRenderedUnits(mergeBreaks(units), chunkShape(this.opts.backend, !this.chunked))
           chunks.push(...sentenceChunks)
           if (sentenceChunks.length > 0) this.chunked = true
@@ -313,7 +317,7 @@ export class SpeechPlanner {
   }
 
   /** The ready sentences of pending[0, limit): the SPEC's markup, or a whole SSML document once it is all there. */
-  private readSentences(limit: number, final: boolean): ReadSentences {
+  private async readSentences(limit: number, final: boolean, breathe: () => Promise<void>): Promise<ReadSentences> {
     if (this.ssml === undefined) {
       if (isSsml(this.pending)) this.ssml = true
       else if (mayBecomeSsml(this.pending) && !this.ended) return { sentences: [], end: 0, ...SAME_PLACE }
@@ -322,11 +326,9 @@ export class SpeechPlanner {
     if (this.ssml) {
       if (!this.ended && !SSML_END.test(this.pending)) return { sentences: [], end: 0, ...SAME_PLACE }
       this.ssml = undefined  // a session may go on with another document
-      return this.ssmlSentences(parseSsml(this.pending, {
-        language: this.opts.language,
-        languages: this.opts.languages ?? [this.opts.language],
-        unknownElements: this.opts.unknownElements ?? 'error',
-      }))
+      const options = { language: this.opts.language, languages: this.opts.languages ?? [this.opts.language], unknownElements: this.opts.unknownElements ?? 'error' } as const
+      const document = this.pending  // more text may be written while it is parsed
+      return this.ssmlSentences(await parseSsml(document, options, breathe), document.length, breathe)
     }
     const text = this.pending.slice(0, limit)
     // Only the whole of the ended text must have every tag closed; a prefix may stop before one.
@@ -342,19 +344,23 @@ export class SpeechPlanner {
     }
   }
 
-  private ssmlSentences(document: SsmlDocument): ReadSentences {
+  private async ssmlSentences(document: SsmlDocument, end: number, breathe: () => Promise<void>): Promise<ReadSentences> {
     const { language } = this.opts
+    const sentences: Segment[][] = []
     try {
-      const sentences = document.groups.flatMap((group) => splitSentences(group, language, true, document.text.length).sentences)
-      return {
-        sentences: sentences.map((sentence) => boundSegments(sentence, language)),
-        end: this.pending.length,
-        word: (start, stop) => ({ text: document.text.slice(start, stop) }),
-        sourceOffset: document.sourceOffset,
-        sourceEnd: document.sourceEnd,
+      for (const group of document.groups) {
+        for (const sentence of splitSentences(group, language, true, document.text.length).sentences) sentences.push(boundSegments(sentence, language))
+        await breathe()
       }
     } catch (error) {
       throw inSource(error, document.sourceOffset)
+    }
+    return {
+      sentences,
+      end,
+      word: (start, stop) => ({ text: document.text.slice(start, stop) }),
+      sourceOffset: document.sourceOffset,
+      sourceEnd: document.sourceEnd,
     }
   }
 

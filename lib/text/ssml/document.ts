@@ -21,6 +21,14 @@ import { breakStrengthMs, emphasisRendering, pitchFactor, rateFactor, volumeFact
 export const MAX_SSML_DEPTH = 32
 /** Distinct renderings (voice, language and prosody together) in one document: each is a native stream. */
 export const MAX_SSML_RENDERINGS = 16
+/** Characters parsed between two chances for other work to run (a few milliseconds of saxes). */
+const PARSE_SLICE_CHARS = 8192
+/**
+ * Segments of one `<s>` or `<p>` (or of the text between them) planned together: a longer run is
+ * planned in parts of this many, a sentence boundary between them, so no part of the planning
+ * holds the event loop for long.
+ */
+export const MAX_SSML_GROUP_SEGMENTS = 512
 /** Characters of an attribute value that becomes speech (an alias) or a name (a mark, a voice). */
 export const MAX_SSML_ATTRIBUTE_CHARS = 1024
 
@@ -147,7 +155,7 @@ class DocumentReader {
     private readonly opts: SsmlOptions,
   ) {}
 
-  read(): SsmlDocument {
+  async read(breathe: () => Promise<void>): Promise<SsmlDocument> {
     const { parser } = this
     parser.on('error', (error) => {
       // Where the parser noticed; a tag it refused as a whole (ended by '>') is named by its start.
@@ -174,7 +182,12 @@ class DocumentReader {
     parser.on('text', (data) => this.characters(data))
     parser.on('cdata', (data) => this.characters(data))
     for (const event of ['comment', 'processinginstruction', 'xmldecl'] as const) parser.on(event, () => (this.cursor = parser.position))
-    parser.write(this.transcript).close()
+    // A long document is parsed a slice at a time, other work running in between.
+    for (let from = 0; from < this.transcript.length; from += PARSE_SLICE_CHARS) {
+      parser.write(this.transcript.slice(from, from + PARSE_SLICE_CHARS))
+      await breathe()
+    }
+    parser.close()
     this.endGroup()
     const { text, anchors } = this
     return { text, groups: this.groups, sourceOffset: (offset) => sourceStart(anchors, offset), sourceEnd: (offset) => sourceEnd(anchors, offset) }
@@ -201,6 +214,7 @@ class DocumentReader {
   private push(segment: Segment): void {
     const rendering = this.current?.rendering
     this.group.push(rendering ? { ...segment, rendering } : segment)
+    if (this.group.length >= MAX_SSML_GROUP_SEGMENTS) this.endGroup()
   }
 
   private endGroup(): void {
@@ -402,9 +416,10 @@ function sourceEnd(anchors: readonly Anchor[], offset: number): number {
 }
 
 /**
- * Reads an SSML document. Throws INVALID_MARKUP (malformed XML, an unknown element, a bad
- * attribute), INVALID_LANGUAGE or INVALID_PHONEMES, each with the offset in the transcript.
+ * Reads an SSML document, calling `breathe` between slices of it. Throws INVALID_MARKUP
+ * (malformed XML, an unknown element, a bad attribute), INVALID_LANGUAGE or INVALID_PHONEMES,
+ * each with the offset in the transcript.
  */
-export function parseSsml(transcript: string, opts: SsmlOptions): SsmlDocument {
-  return new DocumentReader(transcript, opts).read()
+export function parseSsml(transcript: string, opts: SsmlOptions, breathe: () => Promise<void> = async () => {}): Promise<SsmlDocument> {
+  return new DocumentReader(transcript, opts).read(breathe)
 }
