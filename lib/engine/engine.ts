@@ -15,6 +15,8 @@ import { CombinedVoiceStore, PackVoiceStore } from '../neural/voices.js'
 import { DEFAULT_MAX_AUDIO_SECONDS } from '../text/bounds.js'
 import type { BackendKind, Language } from '../text/types.js'
 import { CALIBRATION_RATE, calibrationText, VoiceLibrary, type VoiceRenderer } from '../voices/library.js'
+import { DictionaryLibrary } from '../voices/dictionaries/library.js'
+import { SqliteDictionaryStore } from '../voices/dictionaries/sqlite-store.js'
 import { PREDEFINED_VOICES } from '../voices/predefined.js'
 import { PREVIEW_MODEL_ID } from '../voices/preview.js'
 import { SqliteVoiceStore } from '../voices/sqlite-store.js'
@@ -50,10 +52,14 @@ type Synthesis<PackModelId extends string> = SynthesisRequest<ModelId | PackMode
 
 const CALIBRATION_FORMAT = { container: 'raw', encoding: 'pcm_f32le', sample_rate: CALIBRATION_RATE } as const
 
-function openVoiceStore(dataDir: string | undefined): VoiceStore {
-  if (dataDir === undefined) return new SqliteVoiceStore(':memory:')
+/** The voice library's file in `dataDir` (made if missing). */
+function voicesFile(dataDir: string): string {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })  // it holds people's recordings
-  return new SqliteVoiceStore(path.join(dataDir, 'voices.db'))
+  return path.join(dataDir, 'voices.db')
+}
+
+function openVoiceStore(dataDir: string | undefined): VoiceStore {
+  return new SqliteVoiceStore(dataDir === undefined ? ':memory:' : voicesFile(dataDir))
 }
 
 /**
@@ -64,6 +70,9 @@ export class Engine<PackModelId extends string = never> {
   readonly models: ModelRegistry
   /** The voice library: every operation of the SPEC's voice API. */
   readonly voices: VoiceLibrary
+  /** Pronunciation dictionaries, kept in the voice library's file (in memory without a dataDir). */
+  readonly dictionaries: DictionaryLibrary
+  private readonly dictionaryStore: SqliteDictionaryStore
   private readonly store: VoiceStore
   private readonly ownsStore: boolean
   private readonly gate: RequestResolver
@@ -81,8 +90,10 @@ export class Engine<PackModelId extends string = never> {
     this.ownsStore = options.voiceStore === undefined
     this.store = new CombinedVoiceStore(options.voiceStore ?? openVoiceStore(options.dataDir), packVoices)
     this.voices = new VoiceLibrary(native, this.store, this.renderer())
+    this.dictionaryStore = new SqliteDictionaryStore(options.dataDir === undefined ? ':memory:' : voicesFile(options.dataDir))
+    this.dictionaries = new DictionaryLibrary(this.dictionaryStore)
     this.gate = new RequestResolver(this.models, this.voices, { maxTranscriptChars }, (model, voice, language, tuning) =>
-      this.calibrate(model, voice, language, tuning),
+      this.calibrate(model, voice, language, tuning), this.dictionaries,
     )
     this.speech = new Speech(native, packVoices, {
       queueCapacity: options.queueCapacity ?? 2,
@@ -177,6 +188,7 @@ export class Engine<PackModelId extends string = never> {
     for (const pack of this.packs) pack.model.unload()  // running streams keep theirs
     this.calls.close(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
     if (this.ownsStore) await this.store.close()
+    await this.dictionaryStore.close()
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

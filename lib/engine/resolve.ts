@@ -10,6 +10,8 @@ import { TtsError } from '../errors.js'
 import type { LoadedPack } from '../neural/packs.js'
 import { LANGUAGES, type Language } from '../text/types.js'
 import { assembled, parseWith } from '../validation/parse.js'
+import type { Lexicon } from '../text/lexicon.js'
+import type { DictionaryLibrary } from '../voices/dictionaries/library.js'
 import type { VoiceLibrary } from '../voices/library.js'
 import type { BackendTuning, StoredVoice } from '../voices/types.js'
 import type { ModelEntry, ModelRegistry } from './models.js'
@@ -36,6 +38,8 @@ export interface ResolvedRequest {
   readonly packTuning?: BackendTuning
   /** SSML elements the engine does not know are read as their text (default: refused). */
   readonly ssmlUnknownElements?: 'error' | 'text'
+  /** The rules of the request's pronunciation dictionaries, at the versions it named. */
+  readonly lexicon?: Lexicon
 }
 
 /** The kinds of request: a whole transcript (synthesis), or a session's text to come. */
@@ -89,6 +93,7 @@ export class RequestResolver {
     private readonly voices: VoiceLibrary,
     private readonly limits: ResolverLimits,
     private readonly calibrate: PackCalibration,
+    private readonly dictionaries: DictionaryLibrary,
   ) {}
 
   /**
@@ -115,8 +120,10 @@ export class RequestResolver {
     }
     const packTuning = await this.packTuning(model, voice, language, signal)
     const unknownElements = parsed.ssml_unknown_elements
+    const lexicon = await this.dictionaries.lexicon(parsed.pronunciation_dictionaries ?? [])
     const resolved: ResolvedRequest = Object.freeze({
-      transcript, speed: parsed.speed, model, language, voice, format, ...(packTuning && { packTuning }), ...(unknownElements && { ssmlUnknownElements: unknownElements }),
+      transcript, speed: parsed.speed, model, language, voice, format,
+      ...(packTuning && { packTuning }), ...(unknownElements && { ssmlUnknownElements: unknownElements }), ...(lexicon && { lexicon }),
     })
     resolvedRequests.add(resolved)
     return resolved

@@ -10,8 +10,8 @@ import type { CallScope } from './call-scope.js'
 import { TtsError } from '../errors.js'
 import { fromNativeError, type NativeChunk } from '../native.js'
 import type { SpeechPlanCheck } from '../text/bounds.js'
-import { nextPlanningTurn, SpeechPlanner } from '../text/plan.js'
-import type { Chunk, PlannedMark, PlanOptions, SourceWord } from '../text/types.js'
+import { nextPlanningTurn, SpeechPlanner, type PlannerOptions } from '../text/plan.js'
+import type { Chunk, PlannedMark, SourceWord } from '../text/types.js'
 import type { ChunkStream, RenderedChunkPlan } from './rendered-streams.js'
 
 /**
@@ -68,7 +68,7 @@ export interface SpeechSession extends AsyncIterable<SpeechChunk> {
 
 /** What a session needs from the engine: native synthesis for its voice and format. */
 export interface SessionSynthesis {
-  plan: PlanOptions
+  plan: PlannerOptions
   sampleRate: number
   bytesPerSample: number
   /** Longest text waiting for its sentence to end, in UTF-16 characters. */

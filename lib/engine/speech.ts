@@ -94,6 +94,7 @@ export class Speech {
           backend: resolved.model.backend,
           signal: scope.signal,
           ...(resolved.ssmlUnknownElements && { unknownElements: resolved.ssmlUnknownElements }),
+          ...(resolved.lexicon && { lexicon: resolved.lexicon }),
         },
         sampleRate: plan.sampleRate,
         bytesPerSample: BYTES_PER_SAMPLE[plan.encoding],

@@ -11,6 +11,7 @@ import { ipaWordToPhonemes } from './ipa/index.js'
 import { parseMarkup, parseMarkupPrefix, type AliasSegment, type DigitsSegment, type Segment, type TextSegment } from './parser.js'
 import { createReader } from './readers.js'
 import { splitSentences } from './sentences.js'
+import type { Lexicon } from './lexicon.js'
 import { isSsml, mayBecomeSsml, parseSsml, type SsmlDocument } from './ssml/document.js'
 import type { TokenReader, WordCollector } from './token-reader.js'
 import { LANGUAGES, type Chunk, type Language, type PlannedMark, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
@@ -142,6 +143,11 @@ function mergeBreaks(units: Unit[]): Unit[] {
   return merged
 }
 
+/** What a planner takes besides the plan's options: the pronunciation dictionaries' rules to apply. */
+export interface PlannerOptions extends PlanOptions {
+  lexicon?: Lexicon
+}
+
 /** Planners waiting to go on after a slice of work: one is served each turn of the event loop. */
 const waitingPlanners: (() => void)[] = []
 
@@ -210,7 +216,7 @@ export class SpeechPlanner {
   /** Whether the text is an SSML document; undefined until its start shows it. */
   private ssml: boolean | undefined
 
-  constructor(private readonly opts: PlanOptions) {
+  constructor(private readonly opts: PlannerOptions) {
     checkOptions('', opts)
   }
 
@@ -336,7 +342,7 @@ export class SpeechPlanner {
     const split = splitSentences(parsed.segments, this.opts.language, final, parsed.end)
     // Bounds apply within a sentence, so they cut the same places however the text was written.
     return {
-      sentences: split.sentences.map((sentence) => boundSegments(sentence, this.opts.language)),
+      sentences: split.sentences.map((sentence) => boundSegments(this.withLexicon(sentence), this.opts.language)),
       end: split.end,
       word: (start, stop) => ({ text: text.slice(start, stop) }),
       sourceOffset: (offset) => offset,
@@ -349,7 +355,7 @@ export class SpeechPlanner {
     const sentences: Segment[][] = []
     try {
       for (const group of document.groups) {
-        for (const sentence of splitSentences(group, language, true, document.text.length).sentences) sentences.push(boundSegments(sentence, language))
+        for (const sentence of splitSentences(group, language, true, document.text.length).sentences) sentences.push(boundSegments(this.withLexicon(sentence), language))
         await breathe()
       }
     } catch (error) {
@@ -362,6 +368,11 @@ export class SpeechPlanner {
       sourceOffset: document.sourceOffset,
       sourceEnd: document.sourceEnd,
     }
+  }
+
+  /** The sentence with the dictionaries' phrases spoken as they say (after the split: a rule's text never ends a sentence). */
+  private withLexicon(sentence: Segment[]): Segment[] {
+    return this.opts.lexicon ? this.opts.lexicon.apply(sentence) : sentence
   }
 
   /** A reader for each language the segments are in (SSML's `<lang>` adds some to the request's). */
@@ -409,7 +420,7 @@ function inSource(error: unknown, sourceOffset: (offset: number) => number): unk
  * INVALID_MARKUP / INVALID_PHONEMES (400, offset in the message) for the user's input,
  * INVALID_LANGUAGE / INVALID_REQUEST for bad options, SYNTHESIS_FAILED for anything unexpected.
  */
-export async function planSpeech(transcript: string, opts: PlanOptions): Promise<SpeechPlan> {
+export async function planSpeech(transcript: string, opts: PlannerOptions): Promise<SpeechPlan> {
   checkOptions(transcript, opts)
   const planner = new SpeechPlanner(opts)
   planner.write(transcript)

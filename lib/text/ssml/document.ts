@@ -33,17 +33,22 @@ export const MAX_SSML_GROUP_SEGMENTS = 512
 export const MAX_SSML_ATTRIBUTE_CHARS = 1024
 
 const SSML_START = /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<speak[\s/>]|<!DOCTYPE\s)/
-/** What the start of a transcript still being written may become before it shows whether it is SSML. */
-const SSML_PREFIX = /^\s*(?:<(?:\?(?:[^>]*(?:\?(?:>\s*(?:<(?:s(?:p(?:e(?:ak?)?)?)?)?)?)?)?)?|s(?:p(?:e(?:ak?)?)?)?)?)?$/
-
 /** Whether the transcript is an SSML document (its root element is `<speak>`, maybe after an XML declaration; a DOCTYPE is refused as SSML's). */
 export function isSsml(text: string): boolean {
   return SSML_START.test(text)
 }
 
-/** Whether text written so far may still turn out to be SSML (it is blank, or a start of `<speak` or `<?xml…`). */
+/** Whether text written so far may still turn out to be SSML (it is blank, or a start of `<speak`, `<!DOCTYPE` or `<?xml…`). */
 export function mayBecomeSsml(text: string): boolean {
-  return text.length < 256 && SSML_PREFIX.test(text)
+  let rest = text.trimStart()
+  if (rest.length > 256) return false
+  if ('<?xml'.startsWith(rest)) return true
+  if (rest.startsWith('<?xml')) {
+    const declarationEnd = rest.indexOf('?>')
+    if (declarationEnd < 0) return true
+    rest = rest.slice(declarationEnd + 2).trimStart()
+  }
+  return '<speak'.startsWith(rest) || '<!DOCTYPE'.startsWith(rest)
 }
 
 export interface SsmlDocument {

@@ -31,6 +31,7 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   VOICE_QUOTA_EXCEEDED: 'Voice quota exceeded',
   INVALID_API_KEY: 'Unauthorized',
   VOICE_NOT_FOUND: 'Voice not found',
+  DICTIONARY_NOT_FOUND: 'Pronunciation dictionary not found',
   VERSION_NOT_FOUND: 'Version not found',
   ROUTE_NOT_FOUND: 'Not found',
   CONTEXT_NOT_FOUND: 'Context not found',
