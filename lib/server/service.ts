@@ -33,6 +33,7 @@ import { SPEC_REALTIME, type RealtimeEndpoint } from './realtime-endpoint.js'
 import { parseTarget } from './target.js'
 import { TTS_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
+import { DICTIONARY_ROUTES } from './dictionary-routes.js'
 import { VOICE_ROUTES } from './voice-routes.js'
 
 export interface ServiceInput {
@@ -106,7 +107,7 @@ export class TtsService {
     const parsed = parseWith(serviceOptionsSchema, options, 'service options')
     this.engine = parsed.engine
     const dialects = mountDialects(parsed.dialects)
-    this.routes = mergeSharedPaths([...TTS_ROUTES, ...VOICE_ROUTES, ...dialects.routes, ...(parsed.routes ?? [])])
+    this.routes = mergeSharedPaths([...TTS_ROUTES, ...VOICE_ROUTES, ...DICTIONARY_ROUTES, ...dialects.routes, ...(parsed.routes ?? [])])
     this.realtimeEndpoints = [SPEC_REALTIME, ...dialects.realtime]
     this.keys = parsed.keys instanceof KeyStore ? parsed.keys : parsed.keys ? KeyStore.fromConfig(parsed.keys) : (KeyStore.fromEnv(process.env[API_KEYS_ENV]) ?? new KeyStore())
     this.limiter = parsed.limiter ?? new MemoryLimiter(parsed.limits)

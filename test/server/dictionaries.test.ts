@@ -31,6 +31,47 @@ describe('pronunciation dictionaries over HTTP and WebSocket', () => {
     expect([missing.status, ((await missing.json()) as { error_code: string }).error_code]).toEqual([404, 'DICTIONARY_NOT_FOUND'])
   })
 
+  it('manages dictionaries: JSON rules, a new version on PUT, the list, DELETE', async () => {
+    const created = (await (await post(server.base, '/pronunciation_dictionaries', { name: 'Team', rules: [{ text: 'Siobhan', phonemes: 'ʃɪˈvɔːn' }] })).json()) as { dictionary_id: string; version: number }
+    expect(created.version).toBe(1)
+    const base = `${server.base}/pronunciation_dictionaries/${created.dictionary_id}`
+    const headers = { 'x-api-key': KEY, 'content-type': 'application/json' }
+    const put = await fetch(base, { method: 'PUT', headers, body: JSON.stringify({ rules: [{ text: 'Siobhan', alias: 'Shivawn' }] }) })
+    expect(((await put.json()) as { version: number }).version).toBe(2)
+    expect(((await (await fetch(`${base}?version=1`, { headers })).json()) as { rules: unknown[] }).rules).toEqual([{ text: 'Siobhan', phonemes: 'ʃɪˈvɔːn' }])
+    const list = (await (await fetch(`${server.base}/pronunciation_dictionaries`, { headers })).json()) as { dictionaries: { dictionary_id: string; version: number }[] }
+    expect(list.dictionaries.find((d) => d.dictionary_id === created.dictionary_id)?.version).toBe(2)
+    expect((await fetch(base, { method: 'DELETE', headers })).status).toBe(204)
+    expect((await fetch(base, { headers })).status).toBe(404)
+    expect((await post(server.base, '/pronunciation_dictionaries', { name: 'Bad', rules: [{ text: 'x', phonemes: 'X' }] })).status).toBe(400)
+  })
+
+  it('takes a PLS upload and gives it back: the file round-trips', async () => {
+    const pls = `<?xml version="1.0" encoding="UTF-8"?>
+<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="en-US">
+  <lexeme><grapheme>Nguyen</grapheme><grapheme>Nguyễn</grapheme><phoneme>wɪn</phoneme></lexeme>
+  <lexeme><grapheme>W3C</grapheme><alias>World Wide Web Consortium</alias></lexeme>
+  <lexeme><grapheme>AT&amp;T</grapheme><alias>A T and T</alias></lexeme>
+</lexicon>`
+    const upload = (body: string) => fetch(`${server.base}/pronunciation_dictionaries/pls?name=Imported`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/pls+xml' }, body })
+    const created = (await (await upload(pls)).json()) as { dictionary_id: string; rules: unknown[] }
+    expect(created.rules).toEqual([
+      { text: 'Nguyen', phonemes: 'wɪn' }, { text: 'Nguyễn', phonemes: 'wɪn' },
+      { text: 'W3C', alias: 'World Wide Web Consortium' }, { text: 'AT&T', alias: 'A T and T' },
+    ])
+    const exported = await fetch(`${server.base}/pronunciation_dictionaries/${created.dictionary_id}/pls`, { headers: { 'x-api-key': KEY } })
+    expect(exported.headers.get('content-type')).toBe('application/pls+xml')
+    const text = await exported.text()
+    const again = (await (await upload(text)).json()) as { rules: unknown[] }
+    expect(again.rules).toEqual(created.rules)
+    const said = await post(server.base, '/text_to_speech', request('Mister Nguyễn of W3C.', { pronunciation_dictionaries: [{ id: created.dictionary_id }] }))
+    expect(Buffer.from(await said.arrayBuffer()).equals(await engine.synthesize(request('Mister <phonemes>wɪn</phonemes> of World Wide Web Consortium.')))).toBe(true)
+    for (const bad of ['<!DOCTYPE lexicon [<!ENTITY x "y">]><lexicon/>', '<lexicon alphabet="x-sampa"><lexeme><grapheme>a</grapheme><phoneme>@</phoneme></lexeme></lexicon>', '<lexicon><lexeme><grapheme>a</grapheme></lexeme></lexicon>', 'not xml']) {
+      const refused = await upload(bad)
+      expect([refused.status, ((await refused.json()) as { error_code: string }).error_code]).toEqual([400, 'INVALID_MARKUP'])
+    }
+  })
+
   it('a WebSocket connection applies the dictionaries its first message names', async () => {
     const client = await WsClient.connect(`${server.ws}/text_to_speech/websocket/ws?api_key=${KEY}&version=v1`)
     const { transcript: _, ...init } = request('', { pronunciation_dictionaries: [{ id }] })

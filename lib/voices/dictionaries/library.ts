@@ -9,6 +9,7 @@ import { MAX_PHONEME_WORD_SYMBOLS, MAX_PHONEME_WORDS } from '../../text/bounds.j
 import { assertIpa } from '../../text/ipa/validate.js'
 import { Lexicon, type LexiconRule } from '../../text/lexicon.js'
 import { parseWith } from '../../validation/parse.js'
+import { dictionaryToPls, rulesFromPls } from './pls.js'
 import { createDictionarySchema, updateDictionarySchema, type CreateDictionary, type DictionaryLocator, type UpdateDictionary } from './schemas.js'
 import type { Dictionary, DictionaryRule, DictionaryStore, DictionarySummary } from './types.js'
 
@@ -64,6 +65,16 @@ export class DictionaryLibrary {
     checkRules(rules)
     const created = await this.store.addVersion({ dictionary_id: randomUUID(), name, rules: [...rules], created_at: new Date().toISOString() }, false)
     return created!
+  }
+
+  /** A dictionary made from a W3C PLS 1.0 document (rules in its order; see pls.ts). */
+  createFromPls(name: string, pls: string): Promise<Dictionary> {
+    return this.create({ name, rules: rulesFromPls(pls) })
+  }
+
+  /** A version of a dictionary (the latest when omitted) as a PLS document for `xmlLang`. */
+  async toPls(dictionaryId: string, version?: number, xmlLang = 'en-US'): Promise<string> {
+    return dictionaryToPls(await this.get(dictionaryId, version), xmlLang)
   }
 
   list(): Promise<DictionarySummary[]> {
