@@ -61,7 +61,7 @@ export function parseRequest(value: unknown, kind: RequestKind): ParsedSpeechReq
 }
 
 /** What a realtime context may change of its connection's request. */
-export type RequestOverrides = Partial<Pick<ParsedSpeechRequest, 'model_id' | 'voice' | 'language' | 'speed'>>
+export type RequestOverrides = Partial<Pick<ParsedSpeechRequest, 'model_id' | 'voice' | 'language' | 'speed' | 'pronunciation_dictionaries'>>
 
 /**
  * A session request made of fields a realtime message checked (its connection's, and a context's

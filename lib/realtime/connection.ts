@@ -155,7 +155,8 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     const connection = this.requireConnection()
     const id = message.context_id ?? DEFAULT_CONTEXT_ID
     const current = this.contexts.get(id)
-    const overrides = message.voice !== undefined || message.model_id !== undefined || message.language !== undefined || message.speed !== undefined
+    const overrides = message.voice !== undefined || message.model_id !== undefined || message.language !== undefined || message.speed !== undefined ||
+      message.pronunciation_dictionaries !== undefined
     if (!current || current.closing || overrides) {
       await this.initializeContext(id, connection, message)
       return
@@ -249,9 +250,9 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     let speech: SpeechSession
     try {
       await this.options.chargeText?.(message.transcript.length)
-      const { model_id, voice, language, speed } = message
-      const overridden = model_id !== undefined || voice !== undefined || language !== undefined || speed !== undefined
-      const request = overridden ? sessionRequestFrom(connection.request, { model_id, voice, language, speed }) : connection.resolved
+      const { model_id, voice, language, speed, pronunciation_dictionaries } = message
+      const overridden = model_id !== undefined || voice !== undefined || language !== undefined || speed !== undefined || pronunciation_dictionaries !== undefined
+      const request = overridden ? sessionRequestFrom(connection.request, { model_id, voice, language, speed, pronunciation_dictionaries }) : connection.resolved
       speech = await this.options.engine.open(request)
     } catch (error) {
       release()

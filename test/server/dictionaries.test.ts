@@ -83,4 +83,17 @@ describe('pronunciation dictionaries over HTTP and WebSocket', () => {
     expect(client.audio('c').equals(expected)).toBe(true)
     client.socket.close()
   })
+
+  it('a WebSocket context may name its own dictionaries', async () => {
+    const client = await WsClient.connect(`${server.ws}/text_to_speech/websocket/ws?api_key=${KEY}&version=v1`)
+    const { transcript: _, ...init } = request('')
+    client.send(init)
+    client.send({ context_id: 'plain', transcript: 'Hello Mister Nguyen. ' })
+    client.send({ context_id: 'named', transcript: 'Hello Mister Nguyen. ', pronunciation_dictionaries: [{ id }] })
+    for (const context of ['plain', 'named']) client.send({ context_id: context, close_context: true, transcript: '' })
+    await client.until(() => ['plain', 'named'].every((context) => client.of(context).filter((event) => event.final === true).length === 2))
+    expect(client.audio('named').equals(expected)).toBe(true)
+    expect(client.audio('plain').equals(await engine.synthesize(request('Hello Mister Nguyen.')))).toBe(true)
+    client.socket.close()
+  })
 })
