@@ -92,7 +92,8 @@ export class Engine<PackModelId extends string = never> {
     this.voices = new VoiceLibrary(native, this.store, this.renderer())
     this.dictionaryStore = new SqliteDictionaryStore(options.dataDir === undefined ? ':memory:' : voicesFile(options.dataDir))
     this.dictionaries = new DictionaryLibrary(this.dictionaryStore)
-    this.gate = new RequestResolver(this.models, this.voices, { maxTranscriptChars }, (model, voice, language, tuning) =>
+    const defaultDictionaries = options.pronunciationDictionaries ?? []
+    this.gate = new RequestResolver(this.models, this.voices, { maxTranscriptChars, defaultDictionaries }, (model, voice, language, tuning) =>
       this.calibrate(model, voice, language, tuning), this.dictionaries,
     )
     this.speech = new Speech(native, packVoices, {

@@ -12,6 +12,7 @@ import { LANGUAGES, type Language } from '../text/types.js'
 import { assembled, parseWith } from '../validation/parse.js'
 import type { Lexicon } from '../text/lexicon.js'
 import type { DictionaryLibrary } from '../voices/dictionaries/library.js'
+import type { DictionaryLocator } from '../voices/dictionaries/schemas.js'
 import type { VoiceLibrary } from '../voices/library.js'
 import type { BackendTuning, StoredVoice } from '../voices/types.js'
 import type { ModelEntry, ModelRegistry } from './models.js'
@@ -79,6 +80,8 @@ export function takesWholeSpeedsOnly(pack: LoadedPack): boolean {
 
 export interface ResolverLimits {
   maxTranscriptChars: number
+  /** The dictionaries of a request that names none. */
+  defaultDictionaries: readonly DictionaryLocator[]
 }
 
 /**
@@ -120,7 +123,7 @@ export class RequestResolver {
     }
     const packTuning = await this.packTuning(model, voice, language, signal)
     const unknownElements = parsed.ssml_unknown_elements
-    const lexicon = await this.dictionaries.lexicon(parsed.pronunciation_dictionaries ?? [])
+    const lexicon = await this.dictionaries.lexicon(parsed.pronunciation_dictionaries ?? this.limits.defaultDictionaries)
     const resolved: ResolvedRequest = Object.freeze({
       transcript, speed: parsed.speed, model, language, voice, format,
       ...(packTuning && { packTuning }), ...(unknownElements && { ssmlUnknownElements: unknownElements }), ...(lexicon && { lexicon }),

@@ -108,5 +108,16 @@ describe('pronunciation dictionaries', async () => {
       expect(await second.dictionaries.get(id)).toMatchObject({ version: 2, name: 'Kept too', rules: [{ text: 'a', alias: 'b' }] })
       await second.close()
     })
+
+    it('apply by default to requests that name none, when the engine is told so', async () => {
+      const maker = await createEngine({ dataDir })
+      const { dictionary_id: id } = await maker.dictionaries.create({ name: 'House', rules: [{ text: 'Nguyen', phonemes: 'wɪn' }] })
+      await maker.close()
+      const engine = await createEngine({ dataDir, pronunciationDictionaries: [{ id }] })
+      const speak = (transcript: string, extra = {}) => engine.synthesize({ model_id: 'svc_flash_v1.5', transcript, voice: SARAH, output_format: WAV, ...extra })
+      expect((await speak('Hi Nguyen.')).equals(await speak('Hi <phonemes>wɪn</phonemes>.'))).toBe(true)
+      expect((await speak('Hi Nguyen.', { pronunciation_dictionaries: [] })).equals(await speak('Hi <phonemes>wɪn</phonemes>.'))).toBe(false)
+      await engine.close()
+    })
   })
 })
