@@ -330,7 +330,8 @@ export class SpeechPlanner {
       else this.ssml = false
     }
     if (this.ssml) {
-      if (!this.ended && !SSML_END.test(this.pending)) return { sentences: [], end: 0, ...SAME_PLACE }
+      // Only the end is looked at: a document written in many small pieces is not scanned whole each time.
+      if (!this.ended && !SSML_END.test(this.pending.trimEnd().slice(-SSML_END_CHARS))) return { sentences: [], end: 0, ...SAME_PLACE }
       this.ssml = undefined  // a session may go on with another document
       const options = { language: this.opts.language, languages: this.opts.languages ?? [this.opts.language], unknownElements: this.opts.unknownElements ?? 'error' } as const
       const document = this.pending  // more text may be written while it is parsed
@@ -391,7 +392,9 @@ export class SpeechPlanner {
 }
 
 /** The root element closed: a session's SSML document is all there. */
-const SSML_END = /<\/speak\s*>\s*$/
+const SSML_END = /<\/speak\s*>$/
+/** `</speak>` with room for spaces before its `>`. */
+const SSML_END_CHARS = 32
 
 /** Sentences ready to plan, where they end in the pending text, and how their offsets name words and map into it. */
 interface ReadSentences {
