@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util'
 import { CONTAINERS } from '../audio/format.js'
 import { createEngine } from '../engine/create.js'
 import { TtsError } from '../errors.js'
+import { DICTIONARIES_USAGE, dictionaryLocator, manageDictionaries } from './dictionaries.js'
 import { asCliError, exitCodeOf, usageError } from './exit.js'
 import { listModels, listVoices } from './lists.js'
 import { say } from './say.js'
@@ -33,6 +34,7 @@ const USAGE = `usage:
                 [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
                 [--playground on|off]   the page at /playground (default: on for a loopback host)
   svc-tts keys create [--name N] [--scopes text_to_speech,voices,tokens,metrics] | list | revoke ID  [--data-dir DIR | --database-url URL]
+  ${DICTIONARIES_USAGE.replace('usage: ', '')}
   svc-tts --version
 
 say options:
@@ -41,6 +43,7 @@ say options:
   --play                  play it as it is made (aplay, paplay, ffplay or sox's play, found on PATH)
   --model ID  --voice ID|NAME  --language xx  --encoding ENC  --sample-rate HZ  --bit-rate 128k (mp3, ogg)
   --speed 0.5..2          speaking rate (default 1)
+  --dictionary ID[@N]     a pronunciation dictionary of --data-dir's library (repeat for more)
   --quiet, -q             no progress bar, no summary line
   --models-dir DIR        serve model ids from the packs in DIR/svc-tts.models.json (say, voices, models, serve)`
 
@@ -81,6 +84,8 @@ function parseCommandLine(argv: string[]) {
       playground: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
+      dictionary: { type: 'string', multiple: true },
+      pls: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -119,6 +124,14 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!command) throw usageError(`no command given\n${USAGE}`)
   if (command === 'keys') return manageKeys(rest[0], rest[1], values)
+  if (command === 'dictionaries') {
+    const engine = await createEngine({ dataDir: values['data-dir'] ?? defaultDataDir() })
+    try {
+      return await manageDictionaries(engine, rest[0], rest[1], values, (line) => process.stdout.write(`${line}\n`))
+    } finally {
+      await engine.close()
+    }
+  }
   if (command === 'serve') {
     const framework = values.framework ?? 'standalone'
     if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw usageError(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
@@ -147,7 +160,12 @@ async function main(argv: string[]): Promise<number> {
   }
   // Read before the engine starts, so a bad --text-file costs no engine start-up.
   const text = command === 'say' ? await textSource(rest, values['text-file'], process.stdin) : undefined
-  const startEngine = () => createEngine(values['models-dir'] ? readModelsDir(values['models-dir']) : {})
+  // Dictionaries live in a data directory's voice library: naming one opens it.
+  const dictionaries = values.dictionary?.map(dictionaryLocator)
+  const startEngine = () => createEngine({
+    ...(values['models-dir'] ? readModelsDir(values['models-dir']) : {}),
+    ...(dictionaries && { dataDir: values['data-dir'] ?? defaultDataDir() }),
+  })
   if (text) {
     const interrupted = new AbortController()
     const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
@@ -163,6 +181,7 @@ async function main(argv: string[]): Promise<number> {
         ...(values.encoding !== undefined && { encoding: values.encoding }),
         ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
         ...(values.speed !== undefined && { speed: values.speed }),
+        ...(dictionaries && { dictionaries }),
         play: values.play ?? false,
         quiet: values.quiet ?? false,
         signal: interrupted.signal,

@@ -34,6 +34,7 @@ import { PLAYGROUND_ROUTES } from './playground/routes.js'
 import { parseTarget } from './target.js'
 import { TTS_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
+import { DICTIONARY_ROUTES } from './dictionary-routes.js'
 import { VOICE_ROUTES } from './voice-routes.js'
 import { withCallPolicy } from '../engine/call-policy.js'
 import { Cors } from './browsers/cors.js'
@@ -139,7 +140,7 @@ export class TtsService {
     this.observer.subscribe()
     const dialects = mountDialects(parsed.dialects)
     const operations = operationsRoutes({ readiness: () => this.readiness(), metrics: this.metrics, metricsPublic: metricsOptions?.public ?? false })
-    const served = [...TTS_ROUTES, ...VOICE_ROUTES, ...operations, ...tokenRoutes(this.tokens, this.keys, parsed.tokens?.playgroundKey), ...dialects.routes, ...(parsed.playground ? PLAYGROUND_ROUTES : []), ...(parsed.routes ?? [])]
+    const served = [...TTS_ROUTES, ...VOICE_ROUTES, ...DICTIONARY_ROUTES, ...operations, ...tokenRoutes(this.tokens, this.keys, parsed.tokens?.playgroundKey), ...dialects.routes, ...(parsed.playground ? PLAYGROUND_ROUTES : []), ...(parsed.routes ?? [])]
     this.routes = this.withPreflights(mergeSharedPaths(served))
     this.realtimeEndpoints = [SPEC_REALTIME, ...dialects.realtime]
     this.limiter = parsed.limiter ?? new MemoryLimiter(parsed.limits)

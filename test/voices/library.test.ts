@@ -30,7 +30,7 @@ describe('voice database', () => {
     await expect(second.voices.get(record.voice_id)).rejects.toMatchObject({ code: 'ENGINE_CLOSED' })
     const raw = new Database(path.join(dir, 'voices.db'), { readonly: true })
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal')
-    expect(raw.pragma('user_version', { simple: true })).toBe(3)
+    expect(raw.pragma('user_version', { simple: true })).toBe(4)  // the fourth migration added the pronunciation dictionaries
     raw.close()
   })
 

@@ -33,6 +33,7 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   ORIGIN_NOT_ALLOWED: 'Forbidden',
   INVALID_API_KEY: 'Unauthorized',
   VOICE_NOT_FOUND: 'Voice not found',
+  DICTIONARY_NOT_FOUND: 'Pronunciation dictionary not found',
   VERSION_NOT_FOUND: 'Version not found',
   ROUTE_NOT_FOUND: 'Not found',
   CONTEXT_NOT_FOUND: 'Context not found',

@@ -30,6 +30,7 @@ export const ELEVENLABS_STATUS: Readonly<Record<ErrorCode, string>> = {
   ORIGIN_NOT_ALLOWED: 'forbidden',
   INVALID_API_KEY: 'invalid_api_key',
   VOICE_NOT_FOUND: 'voice_not_found',
+  DICTIONARY_NOT_FOUND: 'pronunciation_dictionary_not_found',
   VERSION_NOT_FOUND: 'version_not_found',
   ROUTE_NOT_FOUND: 'not_found',
   CONTEXT_NOT_FOUND: 'context_not_found',
