@@ -4,7 +4,7 @@
 #   build: compilers, cmake, python3 for node-gyp, the -dev packages of the libraries linked in
 #   tests: sox and ffmpeg read audio back (ffmpeg for MP3, Ogg Opus and FLAC); the flite and
 #     espeak-ng programs, whose output the tests compare ours with
-#   shared stores: postgresql (the tests start their own servers on loopback)
+#   shared stores: postgresql and haproxy (the tests start their own servers on loopback)
 #   the playground's test: Debian's chromium, driven by playwright-core
 #   bench: pocketsphinx and its English model (word error rate), GNU time (the programs' peak
 #     memory), numpy and onnx for the Python generators of fixture and bench models
@@ -21,4 +21,4 @@ $sudo apt-get install -y -qq --no-install-recommends \
   libmp3lame-dev libopus-dev libogg-dev libflac-dev \
   sox flite espeak-ng ffmpeg util-linux mount \
   pocketsphinx pocketsphinx-en-us time python3-numpy python3-onnx \
-  postgresql chromium
+  postgresql haproxy chromium
