@@ -8,7 +8,7 @@ import type { Engine } from '../engine/engine.js'
 import { TtsError } from '../errors.js'
 import { usageError } from './exit.js'
 
-export const DICTIONARIES_USAGE = 'usage: svc-tts dictionaries list | create --name N FILE(.pls|.json) | show ID[@VERSION] [--pls] | delete ID  [--data-dir DIR]'
+export const DICTIONARIES_USAGE = 'usage: svc-tts dictionaries list | create --name N FILE(.pls|.json) | show ID[@VERSION] [--pls] | delete ID  [--data-dir DIR | --database-url URL]'
 
 export interface DictionaryArguments {
   name?: string

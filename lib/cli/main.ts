@@ -16,6 +16,8 @@ import { textSource } from './text.js'
 import { readModelsDir } from '../neural/models-dir.js'
 import { DIALECT_NAMES } from '../server/dialects/index.js'
 import { FRAMEWORKS, type Framework } from '../server/mount.js'
+import { SharedDatabase } from '../postgres/database.js'
+import { PostgresDictionaryStore } from '../voices/dictionaries/postgres-store.js'
 import { DATABASE_URL_ENV, defaultDataDir, manageKeys } from './keys.js'
 import { serve } from './serve.js'
 import { LANGUAGES } from '../text/types.js'
@@ -125,11 +127,14 @@ async function main(argv: string[]): Promise<number> {
   if (!command) throw usageError(`no command given\n${USAGE}`)
   if (command === 'keys') return manageKeys(rest[0], rest[1], values)
   if (command === 'dictionaries') {
-    const engine = await createEngine({ dataDir: values['data-dir'] ?? defaultDataDir() })
+    const url = values['database-url'] ?? process.env[DATABASE_URL_ENV]
+    const database = url ? await SharedDatabase.connect(url) : undefined
+    const engine = await createEngine({ dataDir: values['data-dir'] ?? defaultDataDir(), ...(database && { dictionaryStore: new PostgresDictionaryStore(database) }) })
     try {
       return await manageDictionaries(engine, rest[0], rest[1], values, (line) => process.stdout.write(`${line}\n`))
     } finally {
       await engine.close()
+      await database?.close()
     }
   }
   if (command === 'serve') {

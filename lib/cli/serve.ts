@@ -10,6 +10,7 @@ import { isLoopback } from '../server/browsers/token-routes.js'
 import { SharedDatabase } from '../postgres/database.js'
 import { API_KEYS_ENV, KeyStore } from '../server/keys.js'
 import { databaseKeys } from '../server/postgres-keys.js'
+import { PostgresDictionaryStore } from '../voices/dictionaries/postgres-store.js'
 import { PostgresVoiceStore } from '../voices/postgres-store.js'
 import { serveOperations, type OperationsServer } from '../server/operations/operations-server.js'
 import { mount, type Framework, type MountedService } from '../server/mount.js'
@@ -94,7 +95,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     throw error
   }
   const loading = performance.now()
-  const engine = createEngine({ dataDir: options.dataDir, ...(database && { voiceStore: new PostgresVoiceStore(database) }), ...options.engine })
+  const shared = database && { voiceStore: new PostgresVoiceStore(database), dictionaryStore: new PostgresDictionaryStore(database) }
+  const engine = createEngine({ dataDir: options.dataDir, ...shared, ...options.engine })
   const playground = options.playground ?? isLoopbackHost(options.host)
   const service = new TtsService({
     engine,

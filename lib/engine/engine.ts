@@ -17,6 +17,7 @@ import type { BackendKind, Language } from '../text/types.js'
 import { CALIBRATION_RATE, calibrationText, VoiceLibrary, type VoiceRenderer } from '../voices/library.js'
 import { DictionaryLibrary } from '../voices/dictionaries/library.js'
 import { SqliteDictionaryStore } from '../voices/dictionaries/sqlite-store.js'
+import type { DictionaryStore } from '../voices/dictionaries/types.js'
 import { PREDEFINED_VOICES } from '../voices/predefined.js'
 import { PREVIEW_MODEL_ID } from '../voices/preview.js'
 import { SqliteVoiceStore } from '../voices/sqlite-store.js'
@@ -73,7 +74,8 @@ export class Engine<PackModelId extends string = never> {
   readonly voices: VoiceLibrary
   /** Pronunciation dictionaries, kept in the voice library's file (in memory without a dataDir). */
   readonly dictionaries: DictionaryLibrary
-  private readonly dictionaryStore: SqliteDictionaryStore
+  private readonly dictionaryStore: DictionaryStore
+  private readonly ownsDictionaryStore: boolean
   private readonly store: VoiceStore
   private readonly ownsStore: boolean
   private readonly gate: RequestResolver
@@ -91,7 +93,8 @@ export class Engine<PackModelId extends string = never> {
     this.ownsStore = options.voiceStore === undefined
     this.store = new CombinedVoiceStore(options.voiceStore ?? openVoiceStore(options.dataDir), packVoices)
     this.voices = new VoiceLibrary(native, this.store, this.renderer())
-    this.dictionaryStore = new SqliteDictionaryStore(options.dataDir === undefined ? ':memory:' : voicesFile(options.dataDir))
+    this.ownsDictionaryStore = options.dictionaryStore === undefined
+    this.dictionaryStore = options.dictionaryStore ?? new SqliteDictionaryStore(options.dataDir === undefined ? ':memory:' : voicesFile(options.dataDir))
     this.dictionaries = new DictionaryLibrary(this.dictionaryStore)
     const defaultDictionaries = options.pronunciationDictionaries ?? []
     this.gate = new RequestResolver(this.models, this.voices, { maxTranscriptChars, defaultDictionaries }, (model, voice, language, tuning) =>
@@ -190,7 +193,7 @@ export class Engine<PackModelId extends string = never> {
     for (const pack of this.packs) pack.model.unload()  // running streams keep theirs
     this.calls.close(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
     if (this.ownsStore) await this.store.close()
-    await this.dictionaryStore.close()
+    if (this.ownsDictionaryStore) await this.dictionaryStore.close()
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

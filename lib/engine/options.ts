@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { deviceSchema, modelPacksSchema, type PackOptions } from '../neural/options.js'
 import { strictObject } from '../validation/parse.js'
 import { dictionaryLocatorsSchema } from '../voices/dictionaries/schemas.js'
+import type { DictionaryStore } from '../voices/dictionaries/types.js'
 import type { VoiceStore } from '../voices/types.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
@@ -42,6 +43,8 @@ export const engineOptionsSchema = strictObject({
   dataDir: z.string().min(1).optional(),
   /** A voice library of your own instead of the SQLite one (the engine then does not close it). */
   voiceStore: z.custom<VoiceStore>(isVoiceStore, `voiceStore must be a VoiceStore (at least ${VOICE_STORE_METHODS.join(' and ')})`).optional(),
+  /** Where pronunciation dictionaries live instead of the voice library's SQLite file (the engine then does not close it). */
+  dictionaryStore: z.custom<DictionaryStore>((v) => typeof v === 'object' && v !== null && 'addVersion' in v && 'get' in v, 'dictionaryStore must be a DictionaryStore').optional(),
   /** Pronunciation dictionaries applied to every request that names none (`pronunciation_dictionaries: []` opts out). */
   pronunciationDictionaries: dictionaryLocatorsSchema.optional(),
   /** Model ids served by neural packs: `{ 'svc_pro_v1.0': { type: 'piper', path: '/voices/x.onnx' } }`. */

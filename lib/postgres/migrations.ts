@@ -34,4 +34,13 @@ export const MIGRATIONS: readonly string[] = [
      scopes TEXT[] NOT NULL,
      created_at TEXT NOT NULL
    );`,
+  // Pronunciation dictionaries: every version of each, never changed once written.
+  `CREATE TABLE dictionaries (
+     dictionary_id TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     name TEXT NOT NULL,
+     rules TEXT NOT NULL,  -- JSON DictionaryRule[]
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (dictionary_id, version)
+   );`,
 ]

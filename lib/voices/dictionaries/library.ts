@@ -58,7 +58,9 @@ export class DictionaryLibrary {
   /** Lexicons by the versions they were compiled from, in order. */
   private readonly lexicons = new Map<string, Lexicon>()
 
-  constructor(private readonly store: DictionaryStore) {}
+  constructor(private readonly store: DictionaryStore) {
+    store.watch?.((dictionaryId) => this.forget(dictionaryId))
+  }
 
   async create(input: CreateDictionary): Promise<Dictionary> {
     const { name, rules } = parseWith(createDictionarySchema, input, 'dictionary')
@@ -101,7 +103,12 @@ export class DictionaryLibrary {
 
   async delete(dictionaryId: string): Promise<void> {
     if (!(await this.store.delete(dictionaryId))) throw notFound(dictionaryId)
-    for (const cache of [this.versions, this.lexicons]) for (const key of cache.keys()) if (key.includes(`${dictionaryId}@`)) cache.delete(key)
+    this.forget(dictionaryId)
+  }
+
+  /** Drops what is kept of a deleted dictionary's versions (of every dictionary's, when none is named). */
+  private forget(dictionaryId?: string): void {
+    for (const cache of [this.versions, this.lexicons]) for (const key of cache.keys()) if (dictionaryId === undefined || key.includes(`${dictionaryId}@`)) cache.delete(key)
   }
 
   /**

@@ -30,5 +30,7 @@ export interface DictionaryStore {
   addVersion(dictionary: Omit<Dictionary, 'version'>, requireExisting: boolean): Promise<Dictionary | undefined>
   /** False when there was no such dictionary. Deletes every version. */
   delete(dictionaryId: string): Promise<boolean>
+  /** A store others change too (replicas): calls `deleted` with each dictionary deleted anywhere (none: any may have been), for what its readers keep. */
+  watch?(deleted: (dictionaryId?: string) => void): void
   close(): Promise<void>
 }
