@@ -8,9 +8,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 links=$(mktemp -d)
 trap 'rm -rf "$links"' EXIT INT TERM
 # The file, not a shell builtin of the same name; Debian's own copy first: a version manager's
-# shim (pyenv) is not what a fresh machine has.
+# shim (pyenv) is not what a fresh machine has; daemons (haproxy) are in sbin, which a user's PATH may lack.
 find_program() {
-  for dir in /usr/local/bin /usr/bin /bin $(echo "$PATH" | tr ':' ' '); do
+  for dir in /usr/local/bin /usr/bin /bin /usr/sbin /sbin $(echo "$PATH" | tr ':' ' '); do
     if [ -f "$dir/$1" ] && [ -x "$dir/$1" ]; then echo "$dir/$1"; return 0; fi
   done
   return 1

@@ -31,7 +31,7 @@ const installed = new Set(
 
 /** Where a fresh Debian machine has the program. */
 function debianPath(program: string): string | undefined {
-  for (const dir of ['/usr/local/bin', '/usr/bin', '/bin']) {
+  for (const dir of ['/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin']) {
     const file = path.join(dir, program)
     if (existsSync(file)) return file
   }
