@@ -16,6 +16,7 @@ import { readModelsDir } from '../neural/models-dir.js'
 import { DIALECT_NAMES } from '../server/dialects/index.js'
 import { FRAMEWORKS, type Framework } from '../server/mount.js'
 import { defaultDataDir, manageKeys } from './keys.js'
+import { manageModels } from './models.js'
 import { serve } from './serve.js'
 import { LANGUAGES } from '../text/types.js'
 
@@ -24,6 +25,9 @@ const USAGE = `usage:
   svc-tts say - | --text-file FILE ...          the text from stdin (also when no text is given and stdin is a pipe) or a file
   svc-tts voices [--language xx]
   svc-tts models                                models, their packs and devices, and the packs' voices
+  svc-tts models available [--language xx] [--quality medium]   Piper voices and Kokoro models to pull from the hub
+  svc-tts models pull NAME... | list | rm NAME...  [--models-dir DIR]   pulled packs (default dir: SVC_TTS_MODELS_DIR, else ~/.cache/svc-tts/models;
+                                                HF_ENDPOINT for a mirror, HF_TOKEN for gated repositories)
   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework ${FRAMEWORKS.join('|')}]
                 [--dialects ${DIALECT_NAMES.join(',')}|none]   the other APIs served beside svc-tts's own (default: all)
                 [--metrics-port N]      /metrics, /healthz and /readyz with no key on a port of their own
@@ -64,6 +68,7 @@ function parseCommandLine(argv: string[]) {
       encoding: { type: 'string' },
       'sample-rate': { type: 'string' },
       speed: { type: 'string' },
+      quality: { type: 'string' },
       'models-dir': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -95,6 +100,20 @@ function dialectsOf(list: string): Record<string, boolean> {
   return Object.fromEntries(DIALECT_NAMES.map((name) => [name, named.includes(name)]))
 }
 
+async function modelsCommand([action, ...names]: string[], values: ReturnType<typeof parseCommandLine>['values']): Promise<number> {
+  const interrupted = new AbortController()
+  const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
+  process.once('SIGINT', onInterrupt)
+  try {
+    return await manageModels(
+      { action: action!, names, modelsDir: values['models-dir'], language: values.language, quality: values.quality, quiet: values.quiet ?? false },
+      { stdout: process.stdout, stderr: process.stderr, signal: interrupted.signal },
+    )
+  } finally {
+    process.off('SIGINT', onInterrupt)
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv)
   const [command, ...rest] = positionals
@@ -108,6 +127,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!command) throw usageError(`no command given\n${USAGE}`)
   if (command === 'keys') return manageKeys(rest[0], rest[1], values)
+  if (command === 'models' && rest[0] !== undefined) return modelsCommand(rest, values)
   if (command === 'serve') {
     const framework = values.framework ?? 'standalone'
     if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw usageError(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
