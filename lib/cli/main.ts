@@ -17,6 +17,8 @@ import { DIALECT_NAMES } from '../server/dialects/index.js'
 import { FRAMEWORKS, type Framework } from '../server/mount.js'
 import { defaultDataDir, manageKeys } from './keys.js'
 import { manageModels } from './models.js'
+import { packVoiceFor } from './pack-voice.js'
+import { defaultModelsDir } from '../neural/store/home.js'
 import { serve } from './serve.js'
 import { LANGUAGES } from '../text/types.js'
 
@@ -42,6 +44,8 @@ say options:
   --play                  play it as it is made (aplay, paplay, ffplay or sox's play, found on PATH)
   --model ID  --voice ID|NAME  --language xx  --encoding ENC  --sample-rate HZ  --bit-rate 128k (mp3, ogg)
   --speed 0.5..2          speaking rate (default 1)
+  --voice PACK[/SPEAKER]  a pulled Piper or Kokoro pack's voice (en_US-lessac-medium, kokoro-v1.0/af_bella)
+  --pull                  pull that pack first if it is not pulled yet (never done without it)
   --quiet, -q             no progress bar, no summary line
   --models-dir DIR        serve model ids from the packs in DIR/svc-tts.models.json (say, voices, models, serve)`
 
@@ -69,6 +73,7 @@ function parseCommandLine(argv: string[]) {
       'sample-rate': { type: 'string' },
       speed: { type: 'string' },
       quality: { type: 'string' },
+      pull: { type: 'boolean' },
       'models-dir': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -156,13 +161,19 @@ async function main(argv: string[]): Promise<number> {
     const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
     process.once('SIGINT', onInterrupt)
     try {
-      await say(startEngine, text, {
+      const modelsDir = values['models-dir'] ?? defaultModelsDir()
+      const packVoice = await packVoiceFor(values.voice, { modelsDir, pull: values.pull ?? false, quiet: values.quiet ?? false, signal: interrupted.signal, stderr: process.stderr })
+      const startWithPack = async () => {
+        const fromDir = values['models-dir'] ? readModelsDir(values['models-dir']) : { models: {} }
+        return createEngine({ ...fromDir, models: { ...fromDir.models, ...packVoice?.models } })
+      }
+      await say(packVoice ? startWithPack : startEngine, text, {
         ...(values.out !== undefined && { out: values.out }),
         ...(values.format !== undefined && { format: values.format }),
         ...(values['bit-rate'] !== undefined && { bitRate: values['bit-rate'] }),
-        ...(values.model !== undefined && { model: values.model }),
-        ...(values.voice !== undefined && { voice: values.voice }),
-        ...(values.language !== undefined && { language: values.language }),
+        ...((values.model ?? packVoice?.model) !== undefined && { model: values.model ?? packVoice?.model }),
+        ...((packVoice?.voice ?? values.voice) !== undefined && { voice: packVoice?.voice ?? values.voice }),
+        ...((values.language ?? packVoice?.language) !== undefined && { language: values.language ?? packVoice?.language }),
         ...(values.encoding !== undefined && { encoding: values.encoding }),
         ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
         ...(values.speed !== undefined && { speed: values.speed }),

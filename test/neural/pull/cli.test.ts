@@ -1,10 +1,14 @@
 // `svc-tts models available|pull|list|rm` against the local hub (HF_ENDPOINT), into SVC_TTS_MODELS_DIR.
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { readFile, mkdtemp, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { decodeWav } from '../../helpers/audio.js'
+import { createEngine, packVoiceId } from '../../../lib/index.js'
+import { FIXTURES } from '../fixtures.js'
 import { PIPER_VOICE, startHub, type LocalHub } from './hub-server.js'
 
 const run = promisify(execFile)
@@ -53,4 +57,40 @@ describe('svc-tts models', () => {
       code: 1, stderr: expect.stringMatching(/^error MODEL_NOT_IN_CATALOGUE: no model named 'en_US-fixtur-medium' in the catalogue; closest: en_US-fixture-medium, /),
     })
   })
+})
+
+describe('svc-tts say --voice PACK', () => {
+  it('a pack not pulled is refused unless --pull: nothing is fetched', async () => {
+    const out = path.join(dir, 'never.wav')
+    await expect(cli('say', 'Hello.', '--voice', PIPER_VOICE, '--out', out)).rejects.toMatchObject({
+      code: 1, stderr: expect.stringMatching(new RegExp(`^error MODEL_NOT_FOUND: the pack '${PIPER_VOICE}' is not pulled into .*: add --pull, or run svc-tts models pull ${PIPER_VOICE}`)),
+    })
+    expect(hub.requests).toEqual([])
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it('--pull pulls it first, then speaks with it: the fixture voice\'s own audio; a Kokoro speaker is PACK/SPEAKER', async () => {
+    const piper = path.join(dir, 'piper.wav')
+    await cli('say', 'Hello there.', '--voice', PIPER_VOICE, '--pull', '--out', piper, '--quiet', '--sample-rate', '22050')
+    const heard = decodeWav(await readFile(piper))
+    const engine = await createEngine({ models: { fixture: { type: 'piper', path: path.join(FIXTURES, `${PIPER_VOICE}.onnx`) } } })
+    try {
+      const expected = await engine.synthesize({
+        model_id: 'fixture', transcript: 'Hello there.', speed: 1, voice: { mode: 'id', id: packVoiceId({ type: 'piper', name: PIPER_VOICE }, 'default') },
+        output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 22050 },
+      })
+      expect(heard.sampleRate).toBe(22050)
+      expect(expected.length).toBeGreaterThan(4000)
+      expect(heard.data.equals(expected)).toBe(true)
+    } finally {
+      await engine.close()
+    }
+    expect(lines((await cli('models', 'list')).stdout)[0]).toMatch(new RegExp(`^${PIPER_VOICE}  piper`))
+    const kokoro = path.join(dir, 'kokoro.wav')
+    await cli('say', 'Hello there.', '--voice', 'kokoro-v1.0/am_michael', '--pull', '--out', kokoro, '--quiet', '--sample-rate', '24000')
+    expect(decodeWav(await readFile(kokoro))).toMatchObject({ sampleRate: 24000 })
+    await expect(cli('say', 'Hello.', '--voice', 'kokoro-v1.0/zz_nobody', '--out', kokoro)).rejects.toMatchObject({
+      stderr: expect.stringMatching(/^error VOICE_NOT_FOUND: the pack 'kokoro-v1.0' has no speaker 'zz_nobody'; it has af_heart, am_michael/),
+    })
+  }, 60_000)
 })
