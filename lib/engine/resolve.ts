@@ -22,6 +22,7 @@ import {
   type ParsedSpeechRequest,
   type ParsedSynthesisRequest,
 } from './requests.js'
+import { resolveMix } from './voice-mix.js'
 
 /** A request ready to speak: nothing below the gate checks it again. */
 export interface ResolvedRequest {
@@ -34,6 +35,8 @@ export interface ResolvedRequest {
   readonly format: OutputFormat
   /** A cloned voice on a neural pack: its fit to the pack voice it speaks with. */
   readonly packTuning?: BackendTuning
+  /** A mix of the pack's voices (voice.mode 'mix'): the style the addon blends; `voice` is its first voice. */
+  readonly packVoice?: string
 }
 
 /** The kinds of request: a whole transcript (synthesis), or a session's text to come. */
@@ -102,7 +105,8 @@ export class RequestResolver {
     }
     const format = formatIn(parsed.output_format, container)
     const model = this.models.get(parsed.model_id)
-    const voice = await this.voices.find(parsed.voice.id, signal)
+    const mix = parsed.voice.mode === 'mix' ? resolveMix(model, parsed.voice.voices) : undefined
+    const voice = await this.voices.find(parsed.voice.mode === 'mix' ? parsed.voice.voices[0]!.id : parsed.voice.id, signal)
     const language = parsed.language ?? voice.record.language
     if (!(LANGUAGES as readonly string[]).includes(language) || !model.languages.includes(language)) {
       const why = parsed.language === undefined ? `voice '${voice.record.name}' speaks '${language}', which` : `language '${language}'`
@@ -112,7 +116,9 @@ export class RequestResolver {
       throw new TtsError('INVALID_REQUEST', `${model.id} is a Kokoro export whose speed input is an integer: it speaks at speed 1 or 2 only`)
     }
     const packTuning = await this.packTuning(model, voice, language, signal)
-    const resolved: ResolvedRequest = Object.freeze({ transcript, speed: parsed.speed, model, language, voice, format, ...(packTuning && { packTuning }) })
+    const resolved: ResolvedRequest = Object.freeze({
+      transcript, speed: parsed.speed, model, language, voice, format, ...(packTuning && { packTuning }), ...(mix && { packVoice: mix.spec }),
+    })
     resolvedRequests.add(resolved)
     return resolved
   }
