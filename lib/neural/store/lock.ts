@@ -2,12 +2,14 @@
  * One pull of a pack at a time, across processes: a lock file made with O_EXCL holding the
  * owner's pid. A lock whose owner has died is taken over; a live one is waited for.
  */
-import { open, readFile, unlink } from 'node:fs/promises'
+import { open, readFile, stat, unlink } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { abortedError } from '../../errors.js'
 import { fileSystemError } from '../hub/download.js'
 
 const POLL_MS = 100
+/** A lock still without a pid after this long was left by a process that died making it. */
+const UNWRITTEN_LOCK_MS = 5_000
 
 function alive(pid: number): boolean {
   try {
@@ -37,8 +39,9 @@ export async function acquireLock(file: string, signal?: AbortSignal): Promise<(
       } catch (cause) {
         if ((cause as NodeJS.ErrnoException).code !== 'EEXIST') throw fileSystemError(file, cause)
         const owner = Number(await readFile(file, 'utf8').catch(() => ''))
-        // A lock left by a dead process (or half-written) is stale; our own pid is a pull in progress here.
-        if (Number.isInteger(owner) && owner > 0 && !alive(owner)) {
+        const age = Date.now() - ((await stat(file).catch(() => undefined))?.mtimeMs ?? Date.now())
+        // A lock left by a dead process is stale, and so is one its maker died before writing its pid into.
+        if ((Number.isInteger(owner) && owner > 0 && !alive(owner)) || (!(owner > 0) && age > UNWRITTEN_LOCK_MS)) {
           await unlink(file).catch(() => {})
           continue
         }

@@ -17,6 +17,7 @@ let dir: string
 
 beforeEach(async () => {
   hub = await startHub()
+  hub.requireToken('hf_from_the_environment')
   dir = await mkdtemp(path.join(tmpdir(), 'svc-tts-models-cli-'))
 })
 afterEach(async () => {
@@ -26,7 +27,7 @@ afterEach(async () => {
 
 const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
   cwd: path.resolve(import.meta.dirname, '../../..'), timeout: 30_000,
-  env: { ...process.env, HF_ENDPOINT: hub.url, SVC_TTS_MODELS_DIR: dir },
+  env: { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_from_the_environment', SVC_TTS_MODELS_DIR: dir },
 })
 const lines = (text: string) => text.trim().split('\n')
 
@@ -50,6 +51,8 @@ describe('svc-tts models', () => {
     expect(lines((await cli('models', 'available', '--language', 'en_US')).stdout)).toContain(`${PIPER_VOICE}  piper  en_US  medium  1 speaker  0.0 MB  installed`)
     expect((await cli('models', 'rm', PIPER_VOICE)).stdout).toBe(`removed ${PIPER_VOICE}\n`)
     expect((await cli('models', 'list')).stdout).toBe('')
+    // HF_TOKEN went to the hub (which refuses requests without it), never to the CDN.
+    expect(hub.requests.filter((r) => r.server === 'cdn').map((r) => r.authorization)).toEqual([undefined])
   })
 
   it('an unknown name fails with the closest names and exit status 1', async () => {

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -116,6 +116,23 @@ describe('pull', () => {
     const target = path.join(dir, 'kokoro-v1.0')
     for (const file of ['model.onnx', 'voices/af_heart.bin', 'voices/am_michael.bin']) expect(sha256(path.join(target, file)), file).toBe(sha256(path.join(KOKORO, file)))
     expect(hub.requests.filter((r) => r.server === 'cdn')).toHaveLength(3)
+  })
+
+  it('two processes pulling one pack at once end with one good copy, its files fetched once', async () => {
+    const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'children/pull-into.ts')
+    const pull = () => execFileAsync(process.execPath, ['--import', 'tsx', child, hub.url, dir, 'kokoro-v1.0'], { encoding: 'utf8', timeout: 60_000 })
+    const outcomes = (await Promise.all([pull(), pull()])).map(({ stdout }) => JSON.parse(stdout) as Record<string, unknown>)
+    for (const outcome of outcomes) expect(outcome).toEqual({ ok: true, installed: ['kokoro-v1.0'], entries: ['.pulls', 'kokoro-v1.0'], work: [] })
+    expect(sha256(path.join(dir, 'kokoro-v1.0', 'voices/am_michael.bin'))).toBe(sha256(path.join(KOKORO, 'voices/am_michael.bin')))
+    expect(hub.requests.filter((r) => r.server === 'cdn')).toHaveLength(3)
+  }, 70_000)
+
+  it('a lock left by a process that died is taken over', async () => {
+    await mkdir(path.join(dir, '.pulls'))
+    await writeFile(path.join(dir, '.pulls', `${PIPER_VOICE}.lock`), '999999999')
+    const [pulled] = await pullModels([PIPER_VOICE], { modelsDir: dir, endpoint: hub.url })
+    expect(pulled!.alreadyInstalled).toBe(false)
+    expect(readdirSync(path.join(dir, '.pulls'))).toEqual([])
   })
 
   it('an unknown name lists the closest names', async () => {
