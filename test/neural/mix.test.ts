@@ -97,6 +97,17 @@ describe('over HTTP', () => {
     expect(await refused.json()).toMatchObject({ error_code: 'INVALID_REQUEST', message: expect.stringMatching(/cannot mix/) })
   })
 
+  it('a browser token bound to one voice may not mix it with another', async () => {
+    const minted = await fetch(`${server.base}/tokens`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body: JSON.stringify({ voice_id: kokoro('af_heart') }) })
+    const { token } = (await minted.json()) as { token: string }
+    const speak = (voice: unknown) => fetch(`${server.base}/text_to_speech`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(request(voice)) })
+    const alone = await speak({ mode: 'id', id: kokoro('af_heart') })
+    expect(alone.status).toBe(200)
+    await alone.arrayBuffer()
+    const mixed = await speak(MIX)
+    expect([mixed.status, ((await mixed.json()) as { error_code: string }).error_code]).toEqual([403, 'TOKEN_RESTRICTED'])
+  })
+
   it('OpenAI\'s voice "af_heart(3)+am_michael(1)" is the same blend; a mix with a library voice is a 400 on voice', async () => {
     const speech = (voice: string, model = 'svc_flash_v1.5') => fetch(`${server.base}/v1/audio/speech`, {
       method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
