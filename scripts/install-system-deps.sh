@@ -4,6 +4,8 @@
 #   build: compilers, cmake, python3 for node-gyp, the -dev packages of the libraries linked in
 #   tests: sox and ffmpeg read audio back (ffmpeg for MP3, Ogg Opus and FLAC); the flite and
 #     espeak-ng programs, whose output the tests compare ours with
+#   shared stores: postgresql (the tests start their own servers on loopback)
+#   the playground's test: Debian's chromium, driven by playwright-core
 #   bench: pocketsphinx and its English model (word error rate), GNU time (the programs' peak
 #     memory), numpy and onnx for the Python generators of fixture and bench models
 # Uses sudo only when not already root.
@@ -18,4 +20,5 @@ $sudo apt-get install -y -qq --no-install-recommends \
   libsndfile1-dev libaubio-dev librubberband-dev \
   libmp3lame-dev libopus-dev libogg-dev libflac-dev \
   sox flite espeak-ng ffmpeg util-linux mount \
-  pocketsphinx pocketsphinx-en-us time python3-numpy python3-onnx
+  pocketsphinx pocketsphinx-en-us time python3-numpy python3-onnx \
+  postgresql chromium

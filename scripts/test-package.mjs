@@ -33,7 +33,7 @@ try {
   for (const f of files.filter((f) => /^(test|bench|build|third_party|node_modules)\/|\.(onnx|wav)$/.test(f))) problems.push(`${f} does not belong in the package`)
   // The prebuild is the addon, the shared libraries beside it and espeak-ng's data: no test program.
   for (const f of files.filter((f) => f.startsWith(`${prebuildDir}/`) && !/\.(node|so(\.\d+)*)$|\/espeak-ng-data\//.test(f))) problems.push(`${f} does not belong in the prebuild`)
-  for (const f of ['dist/index.js', 'dist/cli/main.js', 'README.md', 'LICENSE', 'scripts/install.cjs']) check(files.includes(f), `${f} is missing`)
+  for (const f of ['dist/index.js', 'dist/cli/main.js', 'README.md', 'LICENSE', 'scripts/install.cjs', 'playground/index.html', 'dist/server/playground/assets.js']) check(files.includes(f), `${f} is missing`)
 
   // Every relative link in the README, and in the docs pages it links to, resolves inside the
   // package. The one exception is bench/: the measurements stay in the repository (tests and

@@ -1,8 +1,13 @@
-/** `svc-tts keys create|list|revoke`: the data directory's key file. */
+/** `svc-tts keys create|list|revoke`: the data directory's key file, or the shared database's keys. */
 import { homedir } from 'node:os'
 import path from 'node:path'
+import { SharedDatabase } from '../postgres/database.js'
 import { KeyStore, SCOPES, type Scope } from '../server/keys.js'
+import { databaseKeys } from '../server/postgres-keys.js'
 import { usageError } from './exit.js'
+
+/** The environment variable `serve` and `keys` read the shared database's URL from when --database-url is not given. */
+export const DATABASE_URL_ENV = 'SVC_TTS_DATABASE_URL'
 
 /** Where `serve` and `keys` keep their data: --data-dir, else SVC_TTS_DATA_DIR, else ~/.svc-tts. */
 export function defaultDataDir(): string {
@@ -18,8 +23,18 @@ function parseScopes(value: string | undefined): Scope[] {
   return scopes as Scope[]
 }
 
-export async function manageKeys(action: string | undefined, argument: string | undefined, values: { 'data-dir'?: string; name?: string; scopes?: string }): Promise<number> {
-  const store = await KeyStore.load(values['data-dir'] ?? defaultDataDir())
+export async function manageKeys(action: string | undefined, argument: string | undefined, values: { 'data-dir'?: string; 'database-url'?: string; name?: string; scopes?: string }): Promise<number> {
+  const url = values['database-url'] ?? process.env[DATABASE_URL_ENV]
+  const database = url ? await SharedDatabase.connect(url) : undefined
+  try {
+    const store = database ? await databaseKeys(database) : await KeyStore.load(values['data-dir'] ?? defaultDataDir())
+    return await run(store, action, argument, values)
+  } finally {
+    await database?.close()
+  }
+}
+
+async function run(store: KeyStore, action: string | undefined, argument: string | undefined, values: { name?: string; scopes?: string }): Promise<number> {
   if (action === 'create') {
     const { key, record } = await store.create(values.name ?? 'key', parseScopes(values.scopes))
     process.stdout.write(`${key}\n`)
@@ -35,6 +50,6 @@ export async function manageKeys(action: string | undefined, argument: string | 
     process.stderr.write(`no key has id '${argument}'\n`)
     return 1
   }
-  process.stderr.write('usage: svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]\n')
+  process.stderr.write('usage: svc-tts keys create [--name N] [--scopes text_to_speech,voices,tokens,metrics] | list | revoke ID  [--data-dir DIR | --database-url URL]\n')
   return 1
 }

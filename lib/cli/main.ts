@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util'
 import { CONTAINERS } from '../audio/format.js'
 import { createEngine } from '../engine/create.js'
 import { TtsError } from '../errors.js'
+import { DICTIONARIES_USAGE, dictionaryLocator, manageDictionaries } from './dictionaries.js'
 import { asCliError, exitCodeOf, usageError } from './exit.js'
 import { listModels, listVoices } from './lists.js'
 import { say } from './say.js'
@@ -15,10 +16,11 @@ import { textSource } from './text.js'
 import { readModelsDir } from '../neural/models-dir.js'
 import { DIALECT_NAMES } from '../server/dialects/index.js'
 import { FRAMEWORKS, type Framework } from '../server/mount.js'
-import { defaultDataDir, manageKeys } from './keys.js'
+import { DATABASE_URL_ENV, defaultDataDir, manageKeys } from './keys.js'
 import { manageModels } from './models.js'
 import { packVoiceFor } from './pack-voice.js'
 import { defaultModelsDir } from '../neural/store/home.js'
+import type { PackOptions } from '../neural/options.js'
 import { serve } from './serve.js'
 import { LANGUAGES } from '../text/types.js'
 
@@ -33,9 +35,13 @@ const USAGE = `usage:
   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework ${FRAMEWORKS.join('|')}]
                 [--dialects ${DIALECT_NAMES.join(',')}|none]   the other APIs served beside svc-tts's own (default: all)
                 [--metrics-port N]      /metrics, /healthz and /readyz with no key on a port of their own
+                [--database-url URL]    voices and keys in PostgreSQL, shared by replicas (or SVC_TTS_DATABASE_URL)
                 [--drain-seconds S]     after SIGTERM, requests are served S more seconds while /readyz says 503 (default 5)
                 [--cors-origins URL,..] origins whose pages may call the service (default: none)
-  svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
+                [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
+                [--playground on|off]   the page at /playground (default: on for a loopback host)
+  svc-tts keys create [--name N] [--scopes text_to_speech,voices,tokens,metrics] | list | revoke ID  [--data-dir DIR | --database-url URL]
+  ${DICTIONARIES_USAGE.replace('usage: ', '')}
   svc-tts --version
 
 say options:
@@ -46,6 +52,7 @@ say options:
   --speed 0.5..2          speaking rate (default 1)
   --voice PACK[/SPEAKER]  a pulled Piper or Kokoro pack's voice (en_US-lessac-medium, kokoro-v1.0/af_bella)
   --pull                  pull that pack first if it is not pulled yet (never done without it)
+  --dictionary ID[@N]     a pronunciation dictionary of --data-dir's library (repeat for more)
   --quiet, -q             no progress bar, no summary line
   --models-dir DIR        serve model ids from the packs in DIR/svc-tts.models.json (say, voices, models, serve)`
 
@@ -81,10 +88,15 @@ function parseCommandLine(argv: string[]) {
       framework: { type: 'string' },
       dialects: { type: 'string' },
       'metrics-port': { type: 'string' },
+      'database-url': { type: 'string' },
       'drain-seconds': { type: 'string' },
       'cors-origins': { type: 'string' },
+      wyoming: { type: 'string' },
+      playground: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
+      dictionary: { type: 'string', multiple: true },
+      pls: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -119,6 +131,11 @@ async function modelsCommand([action, ...names]: string[], values: ReturnType<ty
   }
 }
 
+function onOff(option: string, value: string): boolean {
+  if (value !== 'on' && value !== 'off') throw usageError(`${option} takes on or off`)
+  return value === 'on'
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv)
   const [command, ...rest] = positionals
@@ -133,18 +150,32 @@ async function main(argv: string[]): Promise<number> {
   if (!command) throw usageError(`no command given\n${USAGE}`)
   if (command === 'keys') return manageKeys(rest[0], rest[1], values)
   if (command === 'models' && rest[0] !== undefined) return modelsCommand(rest, values)
+  if (command === 'dictionaries') {
+    const engine = await createEngine({ dataDir: values['data-dir'] ?? defaultDataDir() })
+    try {
+      return await manageDictionaries(engine, rest[0], rest[1], values, (line) => process.stdout.write(`${line}\n`))
+    } finally {
+      await engine.close()
+    }
+  }
   if (command === 'serve') {
     const framework = values.framework ?? 'standalone'
     if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw usageError(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
     const port = portOf(values.port ?? '8080', '--port')
+    const databaseUrl = values['database-url'] ?? process.env[DATABASE_URL_ENV]
     const drainSeconds = Number(values['drain-seconds'] ?? 5)
     if (!Number.isFinite(drainSeconds) || drainSeconds < 0 || drainSeconds > 600) throw usageError('--drain-seconds must be a number of seconds from 0 to 600')
+    // stdout carries serve's log lines, so Wyoming cannot have it.
+    if (values.wyoming !== undefined && !/^(tcp|unix):\/\/./.test(values.wyoming)) throw usageError('--wyoming takes tcp://host:port or unix://path')
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
       drainGraceMs: Math.round(drainSeconds * 1000),
+      ...(databaseUrl !== undefined && { databaseUrl }),
       ...(values['metrics-port'] !== undefined && { metricsPort: portOf(values['metrics-port'], '--metrics-port') }),
       ...(values['cors-origins'] !== undefined && { corsOrigins: values['cors-origins'].split(',').map((origin) => origin.trim()) }),
       ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
+      ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
+      ...(values.playground !== undefined && { playground: onOff('--playground', values.playground) }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0
@@ -155,7 +186,16 @@ async function main(argv: string[]): Promise<number> {
   }
   // Read before the engine starts, so a bad --text-file costs no engine start-up.
   const text = command === 'say' ? await textSource(rest, values['text-file'], process.stdin) : undefined
-  const startEngine = () => createEngine(values['models-dir'] ? readModelsDir(values['models-dir']) : {})
+  // Dictionaries live in a data directory's voice library: naming one opens it.
+  const dictionaries = values.dictionary?.map(dictionaryLocator)
+  // `packs`: a pulled pack `say --voice` names, served beside --models-dir's.
+  const startEngine = (packs: Record<string, PackOptions> = {}) => {
+    const fromDir = values['models-dir'] ? readModelsDir(values['models-dir']) : { models: {} }
+    return createEngine({
+      ...fromDir, models: { ...fromDir.models, ...packs },
+      ...(dictionaries && { dataDir: values['data-dir'] ?? defaultDataDir() }),
+    })
+  }
   if (text) {
     const interrupted = new AbortController()
     const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
@@ -163,11 +203,7 @@ async function main(argv: string[]): Promise<number> {
     try {
       const modelsDir = values['models-dir'] ?? defaultModelsDir()
       const packVoice = await packVoiceFor(values.voice, { modelsDir, pull: values.pull ?? false, quiet: values.quiet ?? false, signal: interrupted.signal, stderr: process.stderr })
-      const startWithPack = async () => {
-        const fromDir = values['models-dir'] ? readModelsDir(values['models-dir']) : { models: {} }
-        return createEngine({ ...fromDir, models: { ...fromDir.models, ...packVoice?.models } })
-      }
-      await say(packVoice ? startWithPack : startEngine, text, {
+      await say(() => startEngine(packVoice?.models), text, {
         ...(values.out !== undefined && { out: values.out }),
         ...(values.format !== undefined && { format: values.format }),
         ...(values['bit-rate'] !== undefined && { bitRate: values['bit-rate'] }),
@@ -177,6 +213,7 @@ async function main(argv: string[]): Promise<number> {
         ...(values.encoding !== undefined && { encoding: values.encoding }),
         ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
         ...(values.speed !== undefined && { speed: values.speed }),
+        ...(dictionaries && { dictionaries }),
         play: values.play ?? false,
         quiet: values.quiet ?? false,
         signal: interrupted.signal,

@@ -27,6 +27,8 @@ export interface SayOptions {
   encoding?: string
   sampleRate?: string
   speed?: string
+  /** Pronunciation dictionaries, `ID` or `ID@VERSION`. */
+  dictionaries?: { id: string; version?: number }[]
   signal: AbortSignal
 }
 
@@ -59,6 +61,7 @@ function requestFor(options: SayOptions, format: Container, text: TextSource) {
     voice: { mode: 'id', id: voiceId },
     ...(options.language && { language: options.language }),
     ...(options.speed !== undefined && { speed: Number(options.speed) }),
+    ...(options.dictionaries && { pronunciation_dictionaries: options.dictionaries }),
     output_format: {
       container,
       ...(options.encoding && { encoding: options.encoding }),

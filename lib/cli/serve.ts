@@ -7,11 +7,15 @@ import { setTimeout } from 'node:timers/promises'
 import { createEngine } from '../engine/create.js'
 import type { EngineOptions } from '../engine/engine.js'
 import { isLoopback } from '../server/browsers/token-routes.js'
+import { SharedDatabase } from '../postgres/database.js'
 import { API_KEYS_ENV, KeyStore } from '../server/keys.js'
+import { databaseKeys } from '../server/postgres-keys.js'
+import { PostgresVoiceStore } from '../voices/postgres-store.js'
 import { serveOperations, type OperationsServer } from '../server/operations/operations-server.js'
 import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
+import { createWyomingServer, type WyomingServer } from '../server/wyoming/server.js'
 
 export interface ServeOptions {
   port: number
@@ -24,22 +28,37 @@ export interface ServeOptions {
   drainGraceMs: number
   /** Each API dialect on or off (default: all on). */
   dialects?: Record<string, boolean>
+  /** The playground page (default: on when the host is loopback, so it is not offered to a network by surprise). */
+  playground?: boolean
   /** Neural packs and device (from --models-dir). */
   engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
+  /** Voices and keys in a PostgreSQL database replicas share, instead of the data directory's files. */
+  databaseUrl?: string
   /** The metrics and probes on a port of their own, with no key. */
   metricsPort?: number
   /** Origins whose pages may call the service (CORS). */
   corsOrigins?: string[]
+  /** A Wyoming server beside the HTTP one, on the same engine (tcp:// or unix://). */
+  wyoming?: string
 }
 
 function logLine(fields: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`)
 }
 
-/** Keys from the environment, else the data directory's key file, creating (and printing once) a first key. */
-async function loadKeys(dataDir: string): Promise<KeyStore> {
+/**
+ * Keys from the environment, else the shared database's (none is made there: replicas starting
+ * together would each make one), else the data directory's key file, creating (and printing once)
+ * a first key.
+ */
+async function loadKeys(dataDir: string, database: SharedDatabase | undefined): Promise<KeyStore> {
   const fromEnv = KeyStore.fromEnv(process.env[API_KEYS_ENV])
   if (fromEnv) return fromEnv
+  if (database) {
+    const shared = await databaseKeys(database)
+    if (shared.size === 0) logLine({ level: 'warn', msg: 'the database holds no API key: create one with svc-tts keys create --database-url URL' })
+    return shared
+  }
   const store = await KeyStore.load(dataDir)
   if (store.size === 0) {
     const { key } = await store.create('default')
@@ -49,9 +68,14 @@ async function loadKeys(dataDir: string): Promise<KeyStore> {
   return store
 }
 
+/** Whether `host` (an address, or localhost) is reachable only from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return isLoopback(host === 'localhost' ? '127.0.0.1' : host)
+}
+
 /** The key the playground's tokens are minted for on loopback: the first that may speak and manage voices. */
 function playgroundKey(keys: KeyStore, host: string): string | undefined {
-  if (!isLoopback(host === 'localhost' ? '127.0.0.1' : host)) return undefined
+  if (!isLoopbackHost(host)) return undefined
   return keys.list().find((key) => key.scopes.includes('text_to_speech') && key.scopes.includes('voices'))?.id
 }
 
@@ -61,20 +85,31 @@ function playgroundKey(keys: KeyStore, host: string): string | undefined {
  * SIGINT (a person at a terminal) shuts down without the grace.
  */
 export async function serve(options: ServeOptions): Promise<void> {
-  const keys = await loadKeys(options.dataDir)
+  const database = options.databaseUrl === undefined ? undefined : await SharedDatabase.connect(options.databaseUrl)
+  let keys: KeyStore
+  try {
+    keys = await loadKeys(options.dataDir, database)
+  } catch (error) {
+    await database?.close()
+    throw error
+  }
   const loading = performance.now()
-  const engine = createEngine({ dataDir: options.dataDir, ...options.engine })
+  const engine = createEngine({ dataDir: options.dataDir, ...(database && { voiceStore: new PostgresVoiceStore(database) }), ...options.engine })
+  const playground = options.playground ?? isLoopbackHost(options.host)
   const service = new TtsService({
     engine,
     keys,
+    playground,
     ...(options.dialects && { dialects: options.dialects }),
     ...(options.corsOrigins && { cors: { origins: options.corsOrigins } }),
-    tokens: { playgroundKey: playgroundKey(keys, options.host) },
+    tokens: { playgroundKey: playground ? playgroundKey(keys, options.host) : undefined },
     log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }),
   })
-  const closeEngine = () => engine.then((loaded) => loaded.close(), () => {})
+  // The engine, then the database its voices and keys are in.
+  const closeEngine = () => engine.then((loaded) => loaded.close(), () => {}).then(() => database?.close())
   let running: MountedService
   let operations: OperationsServer | undefined
+  let wyoming: WyomingServer | undefined
   try {
     running = await mount(service, options.framework, options)
     if (options.metricsPort !== undefined) operations = await serveOperations(service, options.metricsPort, options.host)
@@ -93,7 +128,23 @@ export async function serve(options: ServeOptions): Promise<void> {
     await operations?.close()
     throw error
   }
-  logLine({ level: 'info', msg: 'listening', url, framework: options.framework, keys: keys.size, load_ms: Math.round(performance.now() - loading), ...(metricsUrl && { metrics_url: metricsUrl }) })
+  logLine({ level: 'info', msg: 'listening', url, framework: options.framework, keys: keys.size, load_ms: Math.round(performance.now() - loading), ...(metricsUrl && { metrics_url: metricsUrl }), ...(playground && { playground: `${url}/playground` }) })
+  if (options.wyoming !== undefined) {
+    try {
+      wyoming = await createWyomingServer(service.engine, {
+        uri: options.wyoming,
+        log: (entry) => logLine({ level: 'info', msg: 'wyoming synthesis', ...entry }),
+        observe: (event) => service.observeSynthesis(event, 'wyoming'),
+        onWarning: (message) => logLine({ level: 'warn', msg: message }),
+      })
+    } catch (error) {
+      await running.close(0)
+      await operations?.close()
+      await closeEngine()
+      throw error
+    }
+    logLine({ level: 'info', msg: 'wyoming listening', url: wyoming.url })
+  }
 
   await new Promise<void>((resolve) => {
     let stopping = false
@@ -104,7 +155,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       service.drain()
       logLine({ level: 'info', msg: 'shutting down', signal, drain_grace_ms: graceMs, deadline_ms: options.shutdownDeadlineMs })
       void setTimeout(graceMs)
-        .then(() => running.close(options.shutdownDeadlineMs))
+        .then(() => Promise.all([running.close(options.shutdownDeadlineMs), wyoming?.close(options.shutdownDeadlineMs)]))
         .then(() => closeEngine())
         .then(() => operations?.close())
         .then(() => {

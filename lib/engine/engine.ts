@@ -15,6 +15,9 @@ import { CombinedVoiceStore, PackVoiceStore } from '../neural/voices.js'
 import { DEFAULT_MAX_AUDIO_SECONDS } from '../text/bounds.js'
 import type { BackendKind, Language } from '../text/types.js'
 import { CALIBRATION_RATE, calibrationText, VoiceLibrary, type VoiceRenderer } from '../voices/library.js'
+import { DictionaryLibrary } from '../voices/dictionaries/library.js'
+import { SqliteDictionaryStore } from '../voices/dictionaries/sqlite-store.js'
+import { PREDEFINED_VOICES } from '../voices/predefined.js'
 import { PREVIEW_MODEL_ID } from '../voices/preview.js'
 import { SqliteVoiceStore } from '../voices/sqlite-store.js'
 import type { BackendTuning, StoredVoice, VoiceStore } from '../voices/types.js'
@@ -36,16 +39,28 @@ export type { VoiceBatch } from '../voices/library.js'
 export interface TimestampedSpeech {
   audio_base64: string
   alignment: Alignment
+  /** SSML's `<mark>`s, in order, each at the start of the word after it (or the end); present only when the transcript has some. */
+  marks?: { name: string; time_seconds: number }[]
+}
+
+/** SSML's `<voice name>`: a voice id, or the name of a predefined voice (any case). */
+function voiceIdFor(name: string): string {
+  const lower = name.toLowerCase()
+  return PREDEFINED_VOICES.find((voice) => voice.record.name.toLowerCase() === lower)?.record.voice_id ?? name
 }
 /** What the synthesis calls take: a request, one the gate parsed (a route's body), or one it resolved. */
 type Synthesis<PackModelId extends string> = SynthesisRequest<ModelId | PackModelId> | ParsedSynthesisRequest | ResolvedRequest
 
 const CALIBRATION_FORMAT = { container: 'raw', encoding: 'pcm_f32le', sample_rate: CALIBRATION_RATE } as const
 
-function openVoiceStore(dataDir: string | undefined): VoiceStore {
-  if (dataDir === undefined) return new SqliteVoiceStore(':memory:')
+/** The voice library's file in `dataDir` (made if missing). */
+function voicesFile(dataDir: string): string {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })  // it holds people's recordings
-  return new SqliteVoiceStore(path.join(dataDir, 'voices.db'))
+  return path.join(dataDir, 'voices.db')
+}
+
+function openVoiceStore(dataDir: string | undefined): VoiceStore {
+  return new SqliteVoiceStore(dataDir === undefined ? ':memory:' : voicesFile(dataDir))
 }
 
 /**
@@ -56,6 +71,9 @@ export class Engine<PackModelId extends string = never> {
   readonly models: ModelRegistry
   /** The voice library: every operation of the SPEC's voice API. */
   readonly voices: VoiceLibrary
+  /** Pronunciation dictionaries, kept in the voice library's file (in memory without a dataDir). */
+  readonly dictionaries: DictionaryLibrary
+  private readonly dictionaryStore: SqliteDictionaryStore
   private readonly store: VoiceStore
   private readonly ownsStore: boolean
   private readonly gate: RequestResolver
@@ -73,15 +91,18 @@ export class Engine<PackModelId extends string = never> {
     this.ownsStore = options.voiceStore === undefined
     this.store = new CombinedVoiceStore(options.voiceStore ?? openVoiceStore(options.dataDir), packVoices)
     this.voices = new VoiceLibrary(native, this.store, this.renderer())
-    this.gate = new RequestResolver(this.models, this.voices, { maxTranscriptChars }, (model, voice, language, tuning) =>
-      this.calibrate(model, voice, language, tuning),
+    this.dictionaryStore = new SqliteDictionaryStore(options.dataDir === undefined ? ':memory:' : voicesFile(options.dataDir))
+    this.dictionaries = new DictionaryLibrary(this.dictionaryStore)
+    const defaultDictionaries = options.pronunciationDictionaries ?? []
+    this.gate = new RequestResolver(this.models, this.voices, { maxTranscriptChars, defaultDictionaries }, (model, voice, language, tuning) =>
+      this.calibrate(model, voice, language, tuning), this.dictionaries,
     )
     this.speech = new Speech(native, packVoices, {
       queueCapacity: options.queueCapacity ?? 2,
       aheadSeconds: options.aheadSeconds ?? 5,
       maxTranscriptChars,
       maxAudioSeconds: options.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS,
-    })
+    }, (name, signal) => this.voices.find(voiceIdFor(name), signal))
   }
 
   /** One audio file for the whole transcript (container defaults to wav). */
@@ -109,8 +130,12 @@ export class Engine<PackModelId extends string = never> {
 
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
   async synthesizeWithTimestamps(request: Synthesis<PackModelId>, options?: CallOptions): Promise<TimestampedSpeech> {
-    const { audio, words } = await this.within(options, async (scope) => this.speech.render(await this.resolveIn(request, 'synthesis', 'raw', scope), scope))
-    return { audio_base64: audio.toString('base64'), alignment: toAlignment(words) }
+    const { audio, words, marks } = await this.within(options, async (scope) => this.speech.render(await this.resolveIn(request, 'synthesis', 'raw', scope), scope))
+    return {
+      audio_base64: audio.toString('base64'),
+      alignment: toAlignment(words),
+      ...(marks.length > 0 && { marks: marks.map((mark) => ({ name: mark.name, time_seconds: mark.timeMs / 1000 })) }),
+    }
   }
 
   /** The transport-agnostic stream: audio chunks in the requested format (no WAV header; compressed containers give encoded bytes), each with its words. */
@@ -165,6 +190,7 @@ export class Engine<PackModelId extends string = never> {
     for (const pack of this.packs) pack.model.unload()  // running streams keep theirs
     this.calls.close(new TtsError('ENGINE_CLOSED', 'the engine was closed'))
     if (this.ownsStore) await this.store.close()
+    await this.dictionaryStore.close()
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

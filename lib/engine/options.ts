@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { deviceSchema, modelPacksSchema, type PackOptions } from '../neural/options.js'
 import { strictObject } from '../validation/parse.js'
+import { dictionaryLocatorsSchema } from '../voices/dictionaries/schemas.js'
 import type { VoiceStore } from '../voices/types.js'
 
 export const DEFAULT_MAX_TRANSCRIPT_CHARS = 100_000
@@ -41,6 +42,8 @@ export const engineOptionsSchema = strictObject({
   dataDir: z.string().min(1).optional(),
   /** A voice library of your own instead of the SQLite one (the engine then does not close it). */
   voiceStore: z.custom<VoiceStore>(isVoiceStore, `voiceStore must be a VoiceStore (at least ${VOICE_STORE_METHODS.join(' and ')})`).optional(),
+  /** Pronunciation dictionaries applied to every request that names none (`pronunciation_dictionaries: []` opts out). */
+  pronunciationDictionaries: dictionaryLocatorsSchema.optional(),
   /** Model ids served by neural packs: `{ 'svc_pro_v1.0': { type: 'piper', path: '/voices/x.onnx' } }`. */
   models: modelPacksSchema.optional(),
   /**

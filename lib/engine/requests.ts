@@ -22,6 +22,7 @@ import {
 } from '../audio/format.js'
 import type { ErrorCode } from '../errors.js'
 import { strictObject } from '../validation/parse.js'
+import { dictionaryLocatorsSchema } from '../voices/dictionaries/schemas.js'
 import { languageSchema } from '../voices/schemas.js'
 import type { ModelId } from './models.js'
 
@@ -120,6 +121,10 @@ export const SPEAKING_FIELDS = {
   output_format: requestedFormatSchema.optional(),
   language: languageSchema.optional(),
   speed: speedSchema.default(1),
+  /** Extension: an SSML element the engine does not know is a 400 INVALID_MARKUP ('error', the default), or read as its text ('text'). */
+  ssml_unknown_elements: z.enum(['error', 'text']).optional(),
+  /** Pronunciation dictionaries to apply, in order, each at a version (the latest where none is named). */
+  pronunciation_dictionaries: dictionaryLocatorsSchema.optional(),
 }
 
 /** Its output is branded: a parsed request is told apart from a raw one by type as well as at run time. */

@@ -10,6 +10,9 @@ import { TtsError } from '../errors.js'
 import type { LoadedPack } from '../neural/packs.js'
 import { LANGUAGES, type Language } from '../text/types.js'
 import { assembled, parseWith } from '../validation/parse.js'
+import type { Lexicon } from '../text/lexicon.js'
+import type { DictionaryLibrary } from '../voices/dictionaries/library.js'
+import type { DictionaryLocator } from '../voices/dictionaries/schemas.js'
 import type { VoiceLibrary } from '../voices/library.js'
 import type { BackendTuning, StoredVoice } from '../voices/types.js'
 import type { ModelEntry, ModelRegistry } from './models.js'
@@ -37,6 +40,10 @@ export interface ResolvedRequest {
   readonly packTuning?: BackendTuning
   /** A mix of the pack's voices (voice.mode 'mix'): the style the addon blends; `voice` is its first voice. */
   readonly packVoice?: string
+  /** SSML elements the engine does not know are read as their text (default: refused). */
+  readonly ssmlUnknownElements?: 'error' | 'text'
+  /** The rules of the request's pronunciation dictionaries, at the versions it named. */
+  readonly lexicon?: Lexicon
 }
 
 /** The kinds of request: a whole transcript (synthesis), or a session's text to come. */
@@ -58,7 +65,7 @@ export function parseRequest(value: unknown, kind: RequestKind): ParsedSpeechReq
 }
 
 /** What a realtime context may change of its connection's request. */
-export type RequestOverrides = Partial<Pick<ParsedSpeechRequest, 'model_id' | 'voice' | 'language' | 'speed'>>
+export type RequestOverrides = Partial<Pick<ParsedSpeechRequest, 'model_id' | 'voice' | 'language' | 'speed' | 'pronunciation_dictionaries'>>
 
 /**
  * A session request made of fields a realtime message checked (its connection's, and a context's
@@ -76,6 +83,8 @@ export function takesWholeSpeedsOnly(pack: LoadedPack): boolean {
 
 export interface ResolverLimits {
   maxTranscriptChars: number
+  /** The dictionaries of a request that names none. */
+  defaultDictionaries: readonly DictionaryLocator[]
 }
 
 /**
@@ -90,6 +99,7 @@ export class RequestResolver {
     private readonly voices: VoiceLibrary,
     private readonly limits: ResolverLimits,
     private readonly calibrate: PackCalibration,
+    private readonly dictionaries: DictionaryLibrary,
   ) {}
 
   /**
@@ -116,8 +126,11 @@ export class RequestResolver {
       throw new TtsError('INVALID_REQUEST', `${model.id} is a Kokoro export whose speed input is an integer: it speaks at speed 1 or 2 only`)
     }
     const packTuning = await this.packTuning(model, voice, language, signal)
+    const unknownElements = parsed.ssml_unknown_elements
+    const lexicon = await this.dictionaries.lexicon(parsed.pronunciation_dictionaries ?? this.limits.defaultDictionaries)
     const resolved: ResolvedRequest = Object.freeze({
-      transcript, speed: parsed.speed, model, language, voice, format, ...(packTuning && { packTuning }), ...(mix && { packVoice: mix.spec }),
+      transcript, speed: parsed.speed, model, language, voice, format,
+      ...(packTuning && { packTuning }), ...(unknownElements && { ssmlUnknownElements: unknownElements }), ...(lexicon && { lexicon }), ...(mix && { packVoice: mix.spec }),
     })
     resolvedRequests.add(resolved)
     return resolved

@@ -9,10 +9,11 @@ import { AlignmentBuilder, type TimedWord } from './alignment.js'
 import type { CallScope } from './call-scope.js'
 import type { SpeechObserver } from './speech-events.js'
 import { TtsError } from '../errors.js'
-import { fromNativeError, type NativeChunk, type NativeChunkPlan, type NativeSynthStream } from '../native.js'
+import { fromNativeError, type NativeChunk } from '../native.js'
 import type { SpeechPlanCheck } from '../text/bounds.js'
-import { nextPlanningTurn, SpeechPlanner } from '../text/plan.js'
-import type { Chunk, PlanOptions, SourceWord } from '../text/types.js'
+import { nextPlanningTurn, SpeechPlanner, type PlannerOptions } from '../text/plan.js'
+import type { Chunk, PlannedMark, SourceWord } from '../text/types.js'
+import type { ChunkStream, RenderedChunkPlan } from './rendered-streams.js'
 
 /**
  * The first take of a session plans about this many characters (a sentence or two), so that the
@@ -35,6 +36,8 @@ export interface SpeechChunk {
    * its chunk): its audio is always in the reader's hands by then.
    */
   words: TimedWord[]
+  /** SSML marks reached with these words (a mark is at the start of the word after it), or at the end. Absent when none. */
+  marks?: TimedMark[]
   /**
    * This stretch ends a chunk: a clause or sentence the engine synthesised as one utterance (in
    * a compressed format, the encoder may still hold the chunk's last frames).
@@ -45,6 +48,12 @@ export interface SpeechChunk {
    * been read (in this chunk or earlier). Absent when none; a chunk may carry only this (no audio).
    */
   flushes?: number
+}
+
+/** An SSML `<mark>` and when it is reached, in ms from the start of the stream. */
+export interface TimedMark {
+  name: string
+  timeMs: number
 }
 
 export interface SpeechSession extends AsyncIterable<SpeechChunk> {
@@ -60,7 +69,7 @@ export interface SpeechSession extends AsyncIterable<SpeechChunk> {
 
 /** What a session needs from the engine: native synthesis for its voice and format. */
 export interface SessionSynthesis {
-  plan: PlanOptions
+  plan: PlannerOptions
   sampleRate: number
   bytesPerSample: number
   /** Longest text waiting for its sentence to end, in UTF-16 characters. */
@@ -76,7 +85,9 @@ export interface SessionSynthesis {
    * Starts the session's native stream on its first planned chunks (its first audio: the pool
    * runs it ahead of other streams' work); later chunks are appended to it.
    */
-  start(chunks: NativeChunkPlan[]): NativeSynthStream
+  start(chunks: RenderedChunkPlan[]): ChunkStream
+  /** Makes ready what planned chunks ask for before they are handed over (the voices SSML names). */
+  prepare?(chunks: Chunk[]): Promise<void>
   /** Called once when the session is over: read to the end, left early, or aborted. */
   finished?: () => void
   /** Told of the text written and the audio read (metrics, traces). */
@@ -99,7 +110,7 @@ interface QueuedChunk {
 
 /** The session's one native stream, once its first take has started it. */
 interface NativeStreamSlot {
-  stream?: NativeSynthStream
+  stream?: ChunkStream
 }
 
 /**
@@ -122,6 +133,9 @@ export class WritableSpeechSession implements SpeechSession {
   /** Stops planning once the session is over: a reader that left must not cost the event loop the rest of its text. */
   private readonly planningStop = new AbortController()
   private readonly words: SourceWord[] = []
+  /** SSML marks planned, and how many of them have been read. */
+  private readonly marks: PlannedMark[] = []
+  private marksRead = 0
   /** Planned takes not yet handed to a native stream. */
   private readonly planned: Take[] = []
   /** The session's native stream (in a slot the canceller can hold), made with the first take. */
@@ -262,7 +276,9 @@ export class WritableSpeechSession implements SpeechSession {
       try {
         const plan = await this.planner.take(this.firstTakePlanned ? Infinity : FIRST_TAKE_CHARS)
         check?.add(plan)
+        await this.synthesis.prepare?.(plan.chunks)
         this.words.push(...plan.words)
+        if (plan.marks) this.marks.push(...plan.marks)
         // A take stopped at its budget leaves flushed text for the next (a tag still open is never flushed).
         const unplanned = this.planner.limited
         if (plan.chunks.length > 0) {
@@ -320,15 +336,16 @@ export class WritableSpeechSession implements SpeechSession {
 
   /** Appends a take's chunks to the native stream (starting it with the first), which synthesises them at once. */
   private handOver({ chunks, wordsEnd, flushes }: Take): void {
-    const plans = chunks.map((chunk, index): NativeChunkPlan => {
+    const plans = chunks.map((chunk, index): RenderedChunkPlan => {
       const previous = index > 0 ? chunks[index - 1] : this.previousChunk
-      return {
+      const plan = {
         pieces: chunk.pieces,
         breakBefore: endsWithBreak(previous),
         breakAfter: chunks[index + 1]?.pieces[0]?.kind === 'break',
         continued: previous?.continues === true,
         continues: chunk.continues === true,
       }
+      return chunk.rendering ? { plan, rendering: chunk.rendering } : { plan }
     })
     if (this.native.stream) {
       try {
@@ -360,7 +377,19 @@ export class WritableSpeechSession implements SpeechSession {
     }
   }
 
-  private async nextAudio(stream: NativeSynthStream): Promise<NativeChunk | null> {
+  /** The marks reached by `words` (each at the start of the word after it); with `endMs`, every mark left, at the end. */
+  private marksReached(words: readonly TimedWord[], endMs?: number): TimedMark[] {
+    const reached: TimedMark[] = []
+    for (const word of words) {
+      while (this.marksRead < this.marks.length && this.marks[this.marksRead]!.word <= word.index) {
+        reached.push({ name: this.marks[this.marksRead++]!.name, timeMs: word.startMs })
+      }
+    }
+    if (endMs !== undefined) while (this.marksRead < this.marks.length) reached.push({ name: this.marks[this.marksRead++]!.name, timeMs: endMs })
+    return reached
+  }
+
+  private async nextAudio(stream: ChunkStream): Promise<NativeChunk | null> {
     const audio = await stream.next().catch((cause: unknown) => {
       throw fromNativeError(cause, 'synthesis failed')
     })
@@ -390,7 +419,9 @@ export class WritableSpeechSession implements SpeechSession {
           continue
         }
         if (!queued) {
-          if (this.flushesDone + this.flushesPlanning > 0) yield this.flushedNow(offsetSamples, this.flushesPlanning)
+          const marks = this.marksReached([], Math.round((offsetSamples * 1000) / sampleRate))
+          if (marks.length > 0) yield { ...this.flushedNow(offsetSamples, this.flushesPlanning), marks }
+          else if (this.flushesDone + this.flushesPlanning > 0) yield this.flushedNow(offsetSamples, this.flushesPlanning)
           return
         }
         const chunkOffset = offsetSamples
@@ -405,6 +436,7 @@ export class WritableSpeechSession implements SpeechSession {
           last = audio.last
           const end = last ? { throughWord: queued.wordsEnd === undefined ? undefined : queued.wordsEnd - 1 } : undefined
           const words = alignment.add(queued.chunk, audio, chunkOffset, end)
+          const marks = this.marksReached(words)
           // Off the queue before its last stretch goes out: a flush asked from here on waits for nothing of it.
           if (last) this.queued.shift()
           const flushes = last ? (queued.flushes ?? 0) : 0
@@ -413,7 +445,7 @@ export class WritableSpeechSession implements SpeechSession {
             spoke = true
             this.passFirstAudio()
             if (audio.samples > 0) this.synthesis.observer?.audio(audio.samples / sampleRate)
-            yield { audio: audio.audio, samples: audio.samples, offsetSamples, words, endsChunk: last, ...(flushes > 0 && { flushes }) }
+            yield { audio: audio.audio, samples: audio.samples, offsetSamples, words, ...(marks.length > 0 && { marks }), endsChunk: last, ...(flushes > 0 && { flushes }) }
           } else {
             this.flushesDone += flushes
           }

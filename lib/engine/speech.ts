@@ -3,16 +3,38 @@
  * encoder for a compressed format), read chunk by chunk, or joined into one file with its words.
  */
 import { BYTES_PER_SAMPLE, isCompressed, setFlacTotalSamples, wavHeader } from '../audio/format.js'
-import { fromNativeError, type NativeAddon } from '../native.js'
+import { fromNativeError, type NativeAddon, type NativePlan } from '../native.js'
 import type { PackVoiceStore } from '../neural/voices.js'
 import { SpeechPlanCheck } from '../text/bounds.js'
+import type { Chunk, Rendering } from '../text/types.js'
+import type { StoredVoice } from '../voices/types.js'
 import type { TimedWord } from './alignment.js'
 import type { CallScope } from './call-scope.js'
 import { createEncoder, EncodedSpeechSession } from './encoded-session.js'
 import { nativePlan, voiceSpeed, type StreamLimits } from './native-plan.js'
+import { RenderedStreams } from './rendered-streams.js'
 import type { ResolvedRequest } from './resolve.js'
 import { observeSession } from './speech-events.js'
-import { WritableSpeechSession, type SpeechChunk, type SpeechSession } from './speech-session.js'
+import { WritableSpeechSession, type SpeechChunk, type SpeechSession, type TimedMark } from './speech-session.js'
+
+/** A voice SSML's `<voice name>` names: by id, or a predefined voice's name. */
+export type VoiceFinder = (name: string, signal: AbortSignal) => Promise<StoredVoice>
+
+/** What the native side takes (native/binding/plan.cc): SSML's prosody is clamped into it. */
+const NATIVE_SPEED = { min: 0.25, max: 4 }
+const NATIVE_REQUEST_SPEED = { min: 0.5, max: 2 }
+const NATIVE_PITCH = { min: 0.25, max: 4 }
+
+/**
+ * espeak-ng's median pitch moves about two thirds as far as the factor it is given (its pitch
+ * parameter also sets the intonation's range): SSML's pitch is raised to this power for it, so
+ * `+4st` is heard as about 4 semitones (measured on its English voices: see test/engine/ssml-audio.test.ts).
+ */
+const ESPEAK_PITCH_RESPONSE = 1.5
+
+function clamp(value: number, range: { min: number; max: number }): number {
+  return Math.min(range.max, Math.max(range.min, value))
+}
 
 export interface SpeechLimits extends StreamLimits {
   maxTranscriptChars: number
@@ -28,7 +50,35 @@ export class Speech {
     private readonly native: NativeAddon,
     private readonly packVoices: PackVoiceStore,
     private readonly limits: SpeechLimits,
+    private readonly findVoice: VoiceFinder,
   ) {}
+
+  /**
+   * The native plan of a chunk with an SSML rendering: the request's, with the voice and language
+   * it names, and its rate and pitch on top of the request's (clamped to what the backends take).
+   */
+  private renderingPlan(resolved: ResolvedRequest, base: Omit<NativePlan, 'chunks'>, rendering: Rendering | undefined, voices: ReadonlyMap<string, StoredVoice>): Omit<NativePlan, 'chunks'> {
+    if (!rendering) return base
+    const voice = rendering.voice === undefined ? resolved.voice : voices.get(rendering.voice)!
+    const language = rendering.language ?? resolved.language
+    const { packTuning, ...request } = resolved
+    const plan = voice === resolved.voice && language === resolved.language
+      ? base
+      : nativePlan({ ...request, voice, language, ...(voice === resolved.voice && packTuning && { packTuning }) }, this.packVoices, this.limits)
+    const rate = rendering.rate ?? 1
+    const requestSpeed = clamp(plan.requestSpeed * rate, NATIVE_REQUEST_SPEED)
+    const speed = clamp((plan.speed * plan.requestSpeed * rate) / requestSpeed, NATIVE_SPEED)
+    const pitch = (rendering.pitch ?? 1) ** (plan.backend === 'espeak' ? ESPEAK_PITCH_RESPONSE : 1)
+    return { ...plan, speed, requestSpeed, pitch: clamp(plan.pitch * pitch, NATIVE_PITCH) }
+  }
+
+  /** Looks up the voices the chunks' renderings name that `voices` does not hold yet. */
+  private async prepareVoices(chunks: Chunk[], voices: Map<string, StoredVoice>, signal: AbortSignal): Promise<void> {
+    for (const chunk of chunks) {
+      const name = chunk.rendering?.voice
+      if (name !== undefined && !voices.has(name)) voices.set(name, await this.findVoice(name, signal))
+    }
+  }
 
   /**
    * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
@@ -36,25 +86,39 @@ export class Speech {
    */
   session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): SpeechSession {
     const plan = nativePlan(resolved, this.packVoices, this.limits)  // a voice that cannot be rendered fails here
+    const voices = new Map<string, StoredVoice>()
     const { format } = resolved
     const encoder = isCompressed(format) ? createEncoder(this.native, format) : undefined
     const speed = voiceSpeed(resolved) * resolved.speed
     const { maxAudioSeconds } = this.limits
     const session = new WritableSpeechSession(
       {
-        plan: { language: resolved.language, backend: resolved.model.backend, signal: scope.signal },
+        plan: {
+          language: resolved.language,
+          languages: resolved.model.languages,
+          backend: resolved.model.backend,
+          signal: scope.signal,
+          ...(resolved.ssmlUnknownElements && { unknownElements: resolved.ssmlUnknownElements }),
+          ...(resolved.lexicon && { lexicon: resolved.lexicon }),
+        },
         sampleRate: plan.sampleRate,
         bytesPerSample: BYTES_PER_SAMPLE[plan.encoding],
         maxPendingChars: this.limits.maxTranscriptChars,
         maxAudioSeconds,
         ...(how.whole && { check: new SpeechPlanCheck({ maxAudioSeconds, speed }) }),
         start: (chunks) => {
-          try {
-            return new this.native.SynthStream({ ...plan, chunks, leading: true, open: true })
-          } catch (cause) {
-            throw fromNativeError(cause, 'synthesis could not start')
-          }
+          const streams = new RenderedStreams((rendering, plans, leading) => {
+            const rendered = this.renderingPlan(resolved, plan, rendering, voices)
+            try {
+              return new this.native.SynthStream({ ...rendered, chunks: plans, leading, open: true })
+            } catch (cause) {
+              throw fromNativeError(cause, 'synthesis could not start')
+            }
+          }, plan.encoding)
+          streams.append(chunks)
+          return streams
         },
+        prepare: (chunks) => this.prepareVoices(chunks, voices, scope.signal),
         ...(how.onFinish && { finished: how.onFinish }),
         observer: observeSession({ model: resolved.model.id, voiceType: resolved.voice.record.voice_type, format: formatLabel(format) }),
       },
@@ -73,20 +137,22 @@ export class Speech {
   }
 
   /** The whole stream joined into one file in the requested container, with every word's time. */
-  async render(resolved: ResolvedRequest, scope: CallScope): Promise<{ audio: Buffer; words: TimedWord[] }> {
+  async render(resolved: ResolvedRequest, scope: CallScope): Promise<{ audio: Buffer; words: TimedWord[]; marks: TimedMark[] }> {
     const parts: Buffer[] = []
     const words: TimedWord[] = []
+    const marks: TimedMark[] = []
     let samples = 0
     for await (const chunk of this.run(resolved, scope)) {
       parts.push(chunk.audio)
       words.push(...chunk.words)
+      if (chunk.marks) marks.push(...chunk.marks)
       samples += chunk.samples
     }
     const joined = Buffer.concat(parts)
     const { format } = resolved
-    if (format.container === 'wav') return { audio: Buffer.concat([wavHeader(format, joined.length), joined]), words }
+    if (format.container === 'wav') return { audio: Buffer.concat([wavHeader(format, joined.length), joined]), words, marks }
     // The whole file is known: its header can say how long it is.
-    if (format.container === 'flac') return { audio: setFlacTotalSamples(joined, samples), words }
-    return { audio: joined, words }
+    if (format.container === 'flac') return { audio: setFlacTotalSamples(joined, samples), words, marks }
+    return { audio: joined, words, marks }
   }
 }

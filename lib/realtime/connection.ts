@@ -157,7 +157,8 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     const connection = this.requireConnection()
     const id = message.context_id ?? DEFAULT_CONTEXT_ID
     const current = this.contexts.get(id)
-    const overrides = message.voice !== undefined || message.model_id !== undefined || message.language !== undefined || message.speed !== undefined
+    const overrides = message.voice !== undefined || message.model_id !== undefined || message.language !== undefined || message.speed !== undefined ||
+      message.pronunciation_dictionaries !== undefined
     if (!current || current.closing || overrides) {
       await this.initializeContext(id, connection, message)
       return
@@ -251,9 +252,9 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     let speech: SpeechSession
     try {
       await this.options.chargeText?.(message.transcript.length)
-      const { model_id, voice, language, speed } = message
-      const overridden = model_id !== undefined || voice !== undefined || language !== undefined || speed !== undefined
-      const request = overridden ? sessionRequestFrom(connection.request, { model_id, voice, language, speed }) : connection.resolved
+      const { model_id, voice, language, speed, pronunciation_dictionaries } = message
+      const overridden = model_id !== undefined || voice !== undefined || language !== undefined || speed !== undefined || pronunciation_dictionaries !== undefined
+      const request = overridden ? sessionRequestFrom(connection.request, { model_id, voice, language, speed, pronunciation_dictionaries }) : connection.resolved
       const open = () => this.options.engine.open(request)
       speech = await (this.options.within ? this.options.within(open) : open())
     } catch (error) {
@@ -306,7 +307,7 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
     try {
       for await (const chunk of generation.speech) {
         // A compressed chunk the encoder kept whole for later has nothing to send but its words.
-        const speaks = chunk.audio.length > 0 || (connection.addTimestamps && chunk.words.length > 0)
+        const speaks = chunk.audio.length > 0 || (connection.addTimestamps && (chunk.words.length > 0 || chunk.marks !== undefined))
         if (!speaks && !(this.options.flushMarkers && chunk.flushes)) continue
         await this.options.writable?.()
         if (generation.cancelled) return
@@ -338,6 +339,7 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
   private audioOutput(id: string, chunk: SpeechChunk, final: boolean, connection: Connection): AudioOutput {
     const output: AudioOutput = { context_id: id, audio: chunk.audio.toString('base64'), final }
     if (connection.addTimestamps) output.alignment = toAlignment(chunk.words)
+    if (connection.addTimestamps && chunk.marks) output.marks = chunk.marks.map((mark) => ({ name: mark.name, time_ms: mark.timeMs }))
     return output
   }
 

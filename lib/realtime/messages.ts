@@ -8,6 +8,7 @@ import type { Alignment } from '../engine/alignment.js'
 import { SPEAKING_FIELDS, speedSchema, SYNTHESIS_FIELD_CODES, voiceSelectorSchema } from '../engine/requests.js'
 import { TtsError, type ErrorCode } from '../errors.js'
 import { parseWith, strictObject } from '../validation/parse.js'
+import { dictionaryLocatorsSchema } from '../voices/dictionaries/schemas.js'
 import { languageSchema } from '../voices/schemas.js'
 
 /** The context a message without `context_id` addresses, and the id its events carry. */
@@ -31,6 +32,7 @@ export const textMessageSchema = strictObject({
   voice: voiceSelectorSchema.optional(),
   language: languageSchema.optional(),
   speed: speedSchema.optional(),
+  pronunciation_dictionaries: dictionaryLocatorsSchema.optional(),
 })
 
 export const closeContextSchema = strictObject({
@@ -58,6 +60,8 @@ export interface AudioOutput {
   audio: string
   final: boolean
   alignment?: Alignment
+  /** With add_timestamps: the SSML marks reached in this chunk, in ms from the start of the context's audio. */
+  marks?: { name: string; time_ms: number }[]
 }
 
 export interface FinalOutput {

@@ -3,9 +3,10 @@
  * 256-bit random secret needs no slow KDF, since nothing about it can be guessed. A presented key
  * is hashed and its hash looked up in a map: the lookup's timing can tell an attacker about the
  * hash of a key they chose, which gives nothing about any stored key (finding a key from its hash
- * is the preimage problem), so one lookup costs the same with one key or a million. A store emits
- * 'change' when its keys change (created, revoked, or the key file re-read), so open connections
- * can be checked again.
+ * is the preimage problem), so one lookup costs the same with one key or a million. The keys live
+ * in memory, so that a request's check never waits; where they are kept beyond the process (a key
+ * file, or a database that replicas share) is the store's persistence. A store emits 'change' when
+ * its keys change (created, revoked, or read again), so open connections can be checked again.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
@@ -65,15 +66,61 @@ export interface Principal {
   bound?: { voiceId?: string; modelId?: string }
 }
 
+/** Where a store's keys are kept beyond the process. */
+export interface KeyPersistence {
+  /** Every key, as kept now. */
+  load(): Promise<StoredKey[]>
+  /** Keeps a new key; `all` is every key with it. */
+  add(key: StoredKey, all: readonly StoredKey[]): Promise<void>
+  /** Forgets a key; `all` is every key left. */
+  remove(id: string, all: readonly StoredKey[]): Promise<void>
+}
+
+/** The key file of a data directory (written whole, atomically, readable by its owner only). */
+export class KeyFile implements KeyPersistence {
+  constructor(readonly path: string) {}
+
+  async load(): Promise<StoredKey[]> {
+    let text: string
+    try {
+      text = await readFile(this.path, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw error
+    }
+    return keyFileSchema.parse(JSON.parse(text)).keys
+  }
+
+  add(_key: StoredKey, all: readonly StoredKey[]): Promise<void> {
+    return this.save(all)
+  }
+
+  remove(_id: string, all: readonly StoredKey[]): Promise<void> {
+    return this.save(all)
+  }
+
+  private async save(keys: readonly StoredKey[]): Promise<void> {
+    await mkdir(path.dirname(this.path), { recursive: true, mode: 0o700 })
+    const temporary = `${this.path}.${process.pid}.tmp`
+    await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 })
+    await rename(temporary, this.path)
+  }
+}
+
 export class KeyStore extends EventEmitter<{ change: [] }> {
   private keys: StoredKey[] = []
   private byHash = new Map<string, StoredKey>()
   /** The same keys by id: a connection's key is looked up again at each new context. */
   private byId = new Map<string, StoredKey>()
 
-  constructor(keys: readonly StoredKey[] = [], private readonly file?: string) {
+  constructor(keys: readonly StoredKey[] = [], private readonly persistence?: KeyPersistence) {
     super()
     this.replace(keys)
+  }
+
+  /** A store kept by `persistence`, with the keys it holds now. */
+  static async open(persistence: KeyPersistence): Promise<KeyStore> {
+    return new KeyStore(await persistence.load(), persistence)
   }
 
   static fromConfig(configs: readonly KeyConfig[]): KeyStore {
@@ -86,28 +133,20 @@ export class KeyStore extends EventEmitter<{ change: [] }> {
   }
 
   /** The key file of a data directory; a missing file is an empty store that saves there. */
-  static async load(dataDir: string): Promise<KeyStore> {
-    const file = path.join(dataDir, KEY_FILE_NAME)
-    let text: string
-    try {
-      text = await readFile(file, 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new KeyStore([], file)
-      throw error
-    }
-    return new KeyStore(keyFileSchema.parse(JSON.parse(text)).keys, file)
+  static load(dataDir: string): Promise<KeyStore> {
+    return KeyStore.open(new KeyFile(path.join(dataDir, KEY_FILE_NAME)))
   }
 
-  /** Re-reads the key file (a key created or revoked by `svc-tts keys` while the server runs). */
+  /** Reads the keys again (a key created or revoked by another process: `svc-tts keys`, another replica). */
   async reload(): Promise<void> {
-    if (!this.file) return
-    this.replace((await KeyStore.load(path.dirname(this.file))).keys)
+    if (!this.persistence) return
+    this.replace(await this.persistence.load())
     this.emit('change')
   }
 
-  /** The file the keys are saved in, if any. */
+  /** The file the keys are saved in, if they are kept in one. */
   get path(): string | undefined {
-    return this.file
+    return this.persistence instanceof KeyFile ? this.persistence.path : undefined
   }
 
   get size(): number {
@@ -122,8 +161,10 @@ export class KeyStore extends EventEmitter<{ change: [] }> {
   async create(name: string, scopes: readonly Scope[] = SCOPES): Promise<{ key: string; record: StoredKey }> {
     const key = generateKey()
     const record: StoredKey = { id: randomUUID().slice(0, 8), name, hash: hashKey(key), scopes: [...scopes], created_at: new Date().toISOString() }
-    this.replace([...this.keys, record])
-    await this.save()
+    const all = [...this.keys, record]
+    // Kept first: a key the persistence refused (a database down) is not handed out.
+    await this.persistence?.add(record, all)
+    this.replace(all)
     this.emit('change')
     return { key, record }
   }
@@ -131,8 +172,8 @@ export class KeyStore extends EventEmitter<{ change: [] }> {
   async revoke(id: string): Promise<boolean> {
     const kept = this.keys.filter((k) => k.id !== id)
     if (kept.length === this.keys.length) return false
+    await this.persistence?.remove(id, kept)
     this.replace(kept)
-    await this.save()
     this.emit('change')
     return true
   }
@@ -154,13 +195,5 @@ export class KeyStore extends EventEmitter<{ change: [] }> {
     this.keys = [...keys]
     this.byHash = new Map(this.keys.map((key) => [key.hash, key]))
     this.byId = new Map(this.keys.map((key) => [key.id, key]))
-  }
-
-  private async save(): Promise<void> {
-    if (!this.file) return
-    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 })
-    const temporary = `${this.file}.${process.pid}.tmp`
-    await writeFile(temporary, `${JSON.stringify({ keys: this.keys }, null, 2)}\n`, { mode: 0o600 })
-    await rename(temporary, this.file)
   }
 }

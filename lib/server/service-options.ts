@@ -72,6 +72,8 @@ export const serviceOptionsSchema = strictObject({
     .optional(),
   /** The API dialects spoken beside the SPEC's (OpenAI, ElevenLabs, Cartesia): each on unless `false`, or its options. */
   dialects: dialectsOptionSchema.optional(),
+  /** The playground page at GET /playground (lib/server/playground/): default off. */
+  playground: z.boolean().optional(),
   /** More routes mounted beside the SPEC's text-to-speech and voice operations. */
   routes: z.array(z.custom<AnyRoute>((v) => typeof v === 'object' && v !== null && 'handle' in v, 'a route needs a handle function')).optional(),
   /** Prometheus metrics at GET /metrics (default on, behind a key with the `metrics` scope); `false` for none. */

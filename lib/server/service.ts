@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Engine } from '../engine/engine.js'
-import { TtsError } from '../errors.js'
+import { ERROR_STATUS, TtsError, type ErrorCode } from '../errors.js'
 import { DEFAULT_REALTIME_LIMITS, RealtimeConnection, type RealtimeConnectionOptions } from '../realtime/connection.js'
 import { parseWith } from '../validation/parse.js'
 import type { VoiceQuota } from '../voices/types.js'
@@ -30,9 +30,11 @@ import {
 } from './service-options.js'
 import { mountDialects } from './dialects/index.js'
 import { SPEC_REALTIME, type RealtimeEndpoint } from './realtime-endpoint.js'
+import { PLAYGROUND_ROUTES } from './playground/routes.js'
 import { parseTarget } from './target.js'
 import { TTS_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
+import { DICTIONARY_ROUTES } from './dictionary-routes.js'
 import { VOICE_ROUTES } from './voice-routes.js'
 import { withCallPolicy } from '../engine/call-policy.js'
 import { Cors } from './browsers/cors.js'
@@ -138,7 +140,7 @@ export class TtsService {
     this.observer.subscribe()
     const dialects = mountDialects(parsed.dialects)
     const operations = operationsRoutes({ readiness: () => this.readiness(), metrics: this.metrics, metricsPublic: metricsOptions?.public ?? false })
-    const served = [...TTS_ROUTES, ...VOICE_ROUTES, ...operations, ...tokenRoutes(this.tokens, this.keys, parsed.tokens?.playgroundKey), ...dialects.routes, ...(parsed.routes ?? [])]
+    const served = [...TTS_ROUTES, ...VOICE_ROUTES, ...DICTIONARY_ROUTES, ...operations, ...tokenRoutes(this.tokens, this.keys, parsed.tokens?.playgroundKey), ...dialects.routes, ...(parsed.playground ? PLAYGROUND_ROUTES : []), ...(parsed.routes ?? [])]
     this.routes = this.withPreflights(mergeSharedPaths(served))
     this.realtimeEndpoints = [SPEC_REALTIME, ...dialects.realtime]
     this.limiter = parsed.limiter ?? new MemoryLimiter(parsed.limits)
@@ -221,6 +223,23 @@ export class TtsService {
       handle: async ({ headers }) => ({ status: 204, headers: cors.preflight(headers, allowed), body: Buffer.alloc(0) }),
     }))
     return [...routes, ...preflights]
+  }
+
+  /**
+   * A synthesis made for a client outside HTTP (the Wyoming server): observed as one request of
+   * `route` in `dialect` (counted, timed, traced), its speech counted to it within `within`.
+   */
+  observeSynthesis(route: string, dialect: string): { within<T>(work: () => T): T; end(code: string): void } {
+    const observation = this.observer.begin(dialect.toUpperCase(), route, dialect, {})
+    let ended = false
+    return {
+      within: (work) => this.observer.within(observation, work),
+      end: (code) => {
+        if (ended) return
+        ended = true
+        this.observer.end(observation, code === 'ok' ? 200 : ERROR_STATUS[code as ErrorCode] ?? 500, code)
+      },
+    }
   }
 
   /** Headers every response to this request carries (CORS for a listed origin). */

@@ -111,7 +111,7 @@ function blankStopsAtCuts(text: string, cuts: number[]): string {
   return chars.join('')
 }
 
-function boundText(segment: TextSegment, language: Language): TextSegment[] {
+export function boundText(segment: TextSegment, language: Language): TextSegment[] {
   const cjk = language === 'zh' || language === 'ja'
   if (segment.text.length <= MAX_MARK_RUN) return [segment]  // nothing in it can be over a bound
   const marksBlanked = blankMarkRuns(segment.text)
@@ -120,7 +120,9 @@ function boundText(segment: TextSegment, language: Language): TextSegment[] {
   const pieces: TextSegment[] = []
   let from = 0
   for (const cut of [...cuts, text.length]) {
-    if (cut > from) pieces.push({ kind: 'text', text: text.slice(from, cut), start: segment.start + from, end: segment.start + cut })
+    if (cut > from) {
+      pieces.push({ kind: 'text', text: text.slice(from, cut), start: segment.start + from, end: segment.start + cut, ...(segment.rendering && { rendering: segment.rendering }) })
+    }
     from = cut
   }
   return pieces
@@ -158,6 +160,7 @@ function boundDigits(segment: DigitsSegment): DigitsSegment[] {
       groups: phrase,
       start: from === 0 ? segment.start : phrase[0]!.start,
       end: from + MAX_DIGIT_GROUPS_PER_PHRASE >= groups.length ? segment.end : phrase[phrase.length - 1]!.end,
+      ...(segment.rendering && { rendering: segment.rendering }),
     })
   }
   return phrases
@@ -174,6 +177,8 @@ export function boundSegments(segments: Segment[], language: Language): Segment[
       case 'digits':
         return boundDigits(segment)
       case 'break':
+      case 'alias':  // its spoken text is bounded as it is read
+      case 'mark':
         return [segment]
     }
   })

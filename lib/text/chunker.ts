@@ -123,6 +123,27 @@ function toPieces(units: Unit[]): Piece[] {
   return pieces
 }
 
+/**
+ * Chunks one sentence's units whose SSML renderings may differ: each run of one rendering is
+ * chunked on its own (a chunk is spoken in one voice and prosody), and a run that ends mid-clause
+ * runs on into the next as a cut would.
+ */
+export function chunkRenderedUnits(units: Unit[], shape: ChunkShape = {}): Chunk[] {
+  const chunks: Chunk[] = []
+  let start = 0
+  while (start < units.length) {
+    const rendering = units[start]!.rendering
+    let end = start + 1
+    while (end < units.length && units[end]!.rendering === rendering) end++
+    const run = chunkUnits(units.slice(start, end), shape)
+    const last = units[end - 1]!
+    if (end < units.length && last.kind !== 'break' && pauseOf(last) === 'none' && run.length > 0) run[run.length - 1]!.continues = true
+    chunks.push(...(rendering ? run.map((chunk) => ({ ...chunk, rendering })) : run))
+    start = end
+  }
+  return chunks
+}
+
 /** Chunks one sentence's units. */
 export function chunkUnits(units: Unit[], shape: ChunkShape = {}): Chunk[] {
   const chunks: Chunk[] = []

@@ -1,7 +1,8 @@
 /**
  * The text layer: markup parsing, normalisation, script conversion and chunking for the engine.
  */
-export { planSpeech, SpeechPlanner } from './plan.js'
+export { planSpeech, SpeechPlanner, type PlannerOptions } from './plan.js'
+export { Lexicon, type LexiconRule } from './lexicon.js'
 export { parseMarkup } from './parser.js'
 export type { Segment, TextSegment, PhonemesSegment, BreakSegment, DigitsSegment, DigitGroup, IpaWord, SourceSpan } from './parser.js'
 export { ipaWordToPhonemes, ipaToEspeak, ipaToFlite, type BackendPhonemes } from './ipa/index.js'

@@ -5,6 +5,7 @@
  */
 import { TtsError } from '../errors.js'
 import { parseBreakDuration } from './breaks.js'
+import type { Rendering } from './types.js'
 
 /** A stretch of the transcript, as UTF-16 offsets (end exclusive). */
 export interface SourceSpan {
@@ -12,11 +13,16 @@ export interface SourceSpan {
   end: number
 }
 
+/** SSML's voice, language and prosody of a segment; absent outside `<speak>`. */
+interface Rendered {
+  rendering?: Rendering
+}
+
 /**
  * A run of the transcript outside any tag. Control characters and lone surrogates in `text` are
  * replaced by spaces (same length, so offsets hold): the backends and kuromoji cannot read them.
  */
-export interface TextSegment extends SourceSpan {
+export interface TextSegment extends SourceSpan, Rendered {
   kind: 'text'
   text: string
 }
@@ -27,13 +33,15 @@ export interface IpaWord extends SourceSpan {
 }
 
 /** A `<phonemes>` tag; the span covers the tags, each word's span only its own IPA. */
-export interface PhonemesSegment extends SourceSpan {
+export interface PhonemesSegment extends SourceSpan, Rendered {
   kind: 'phonemes'
   words: IpaWord[]
+  /** SSML's `<phoneme ph>`: all the IPA words speak one source word, the element's text (the segment's span). */
+  oneWord?: boolean
 }
 
 /** A `<break/>` tag, its duration already clamped and rounded. */
-export interface BreakSegment extends SourceSpan {
+export interface BreakSegment extends SourceSpan, Rendered {
   kind: 'break'
   ms: number
 }
@@ -43,12 +51,24 @@ export interface DigitGroup extends SourceSpan {
   digits: string
 }
 
-export interface DigitsSegment extends SourceSpan {
+export interface DigitsSegment extends SourceSpan, Rendered {
   kind: 'digits'
   groups: DigitGroup[]
 }
 
-export type Segment = TextSegment | PhonemesSegment | BreakSegment | DigitsSegment
+/** SSML's `<sub alias>` and `<say-as>`: one source word (the span) spoken as `say`, text to be read. */
+export interface AliasSegment extends SourceSpan, Rendered {
+  kind: 'alias'
+  say: string
+}
+
+/** SSML's `<mark name>`: no speech, a named place (an empty span) reported with the words' times. */
+export interface MarkSegment extends SourceSpan, Rendered {
+  kind: 'mark'
+  name: string
+}
+
+export type Segment = TextSegment | PhonemesSegment | BreakSegment | DigitsSegment | AliasSegment | MarkSegment
 
 const TAG_NAMES = ['phonemes', 'break', 'digits'] as const
 type TagName = (typeof TAG_NAMES)[number]

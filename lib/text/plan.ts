@@ -5,14 +5,16 @@
  */
 import { abortedError, TtsError } from '../errors.js'
 import { clampBreakMs } from './breaks.js'
-import { boundSegments } from './bounds.js'
-import { chunkUnits, type ChunkShape } from './chunker.js'
+import { boundSegments, boundText } from './bounds.js'
+import { chunkRenderedUnits, type ChunkShape } from './chunker.js'
 import { ipaWordToPhonemes } from './ipa/index.js'
-import { parseMarkup, parseMarkupPrefix, type DigitsSegment, type Segment } from './parser.js'
+import { parseMarkup, parseMarkupPrefix, type AliasSegment, type DigitsSegment, type Segment, type TextSegment } from './parser.js'
 import { createReader } from './readers.js'
 import { splitSentences } from './sentences.js'
+import type { Lexicon } from './lexicon.js'
+import { isSsml, mayBecomeSsml, parseSsml, type SsmlDocument } from './ssml/document.js'
 import type { TokenReader, WordCollector } from './token-reader.js'
-import { LANGUAGES, type Chunk, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
+import { LANGUAGES, type Chunk, type Language, type PlannedMark, type PlanOptions, type SourceWord, type SpeechPlan } from './types.js'
 import type { Unit } from './units.js'
 
 /**
@@ -68,7 +70,35 @@ function digitUnits(segment: DigitsSegment, reader: TokenReader, addWord: WordCo
   return units
 }
 
-function segmentUnits(segment: Segment, reader: TokenReader, opts: PlanOptions, addWord: WordCollector): Unit[] {
+/** An SSML alias: its text read as the language reads text, all of it one source word (recorded once it speaks), never split. */
+function aliasUnits(segment: AliasSegment, reader: TokenReader, language: Language, addWord: WordCollector): Unit[] {
+  let word: number | undefined
+  const sourceWord: WordCollector = () => (word ??= addWord(segment.start, segment.end))
+  const said: TextSegment = { kind: 'text', text: segment.say, start: 0, end: segment.say.length }
+  const units = boundText(said, language).flatMap((piece) => reader.readText(piece, sourceWord))
+  const speech = units.filter((unit) => unit.kind === 'speech')
+  if (speech.length !== units.length || speech.length < 2 || speech.some((unit) => unit.espeakVoice !== speech[0]!.espeakVoice)) {
+    units.forEach((unit, index) => {
+      if (unit.kind !== 'break' && index < units.length - 1) unit.bindNext = true
+    })
+    return units
+  }
+  const { espeakVoice } = speech[0]!
+  return [{ kind: 'speech', text: speech.map((unit) => unit.text).join(' '), word: word ?? null, pause: speech[speech.length - 1]!.pause, ...(espeakVoice && { espeakVoice }) }]
+}
+
+/** What a segment's units are made with: the reader of its language, and where its words and marks go. */
+interface UnitContext {
+  opts: PlanOptions
+  reader(language: Language): TokenReader
+  addWord: WordCollector
+  addMark(name: string): void
+}
+
+function segmentUnits(segment: Segment, context: UnitContext): Unit[] {
+  const language = segment.rendering?.language ?? context.opts.language
+  const reader = context.reader(language)
+  const { addWord } = context
   switch (segment.kind) {
     case 'text':
       return reader.readText(segment, addWord)
@@ -76,15 +106,30 @@ function segmentUnits(segment: Segment, reader: TokenReader, opts: PlanOptions, 
       return digitUnits(segment, reader, addWord)
     case 'break':
       return [{ kind: 'break', ms: segment.ms }]
-    case 'phonemes':
+    case 'alias':
+      return aliasUnits(segment, reader, language, addWord)
+    case 'mark':
+      context.addMark(segment.name)
+      return []
+    case 'phonemes': {
+      const shared = segment.oneWord ? addWord(segment.start, segment.end) : undefined
       return segment.words.map((word, index) => ({
         kind: 'phonemes',
-        ...ipaWordToPhonemes(word, opts.language, opts.backend),
-        word: addWord(word.start, word.end),
+        ...ipaWordToPhonemes(word, language, context.opts.backend),
+        word: shared ?? addWord(word.start, word.end),
         pause: 'none',
         bindNext: index < segment.words.length - 1,
       }))
+    }
   }
+}
+
+/** The segment's units, each carrying the segment's SSML rendering. */
+function renderedUnits(segment: Segment, context: UnitContext): Unit[] {
+  const units = segmentUnits(segment, context)
+  const { rendering } = segment
+  if (rendering) for (const unit of units) unit.rendering = rendering
+  return units
 }
 
 /** Consecutive breaks (with only whitespace between them) become one silence of their total length. */
@@ -92,10 +137,15 @@ function mergeBreaks(units: Unit[]): Unit[] {
   const merged: Unit[] = []
   for (const unit of units) {
     const previous = merged[merged.length - 1]
-    if (unit.kind === 'break' && previous?.kind === 'break') previous.ms = clampBreakMs(previous.ms + unit.ms)
+    if (unit.kind === 'break' && previous?.kind === 'break' && previous.rendering === unit.rendering) previous.ms = clampBreakMs(previous.ms + unit.ms)
     else merged.push(unit)
   }
   return merged
+}
+
+/** What a planner takes besides the plan's options: the pronunciation dictionaries' rules to apply. */
+export interface PlannerOptions extends PlanOptions {
+  lexicon?: Lexicon
 }
 
 /** Planners waiting to go on after a slice of work: one is served each turn of the event loop. */
@@ -163,8 +213,10 @@ export class SpeechPlanner {
   private ended = false
   /** Whether the last take stopped at its budget, leaving ready text for the next. */
   limited = false
+  /** Whether the text is an SSML document; undefined until its start shows it. */
+  private ssml: boolean | undefined
 
-  constructor(private readonly opts: PlanOptions) {
+  constructor(private readonly opts: PlannerOptions) {
     checkOptions('', opts)
   }
 
@@ -223,6 +275,7 @@ export class SpeechPlanner {
   private append(into: SpeechPlan, plan: SpeechPlan): void {
     into.words.push(...plan.words)
     into.chunks.push(...plan.chunks)
+    if (plan.marks) (into.marks ??= []).push(...plan.marks)
   }
 
   /** Plans the ready sentences of pending[0, limit); `final`: the last one too, unfinished or not. */
@@ -231,34 +284,138 @@ export class SpeechPlanner {
     // parsing and sentence split are one piece of work, which waits for a turn like a slice.
     const { turn, breathe } = slicer(this.opts)
     if (limit > UNSLICED_CHARS) await turn()
+    const read = await this.readSentences(limit, final, breathe)
+    const words: SourceWord[] = []
+    const chunks: Chunk[] = []
+    const marks: PlannedMark[] = []
+    try {
+      const { sentences } = read
+      if (sentences.length > 0) {
+        const readers = await this.readers(sentences.flat())
+        const context: UnitContext = {
+          opts: this.opts,
+          reader: (language) => readers.get(language)!,
+          addWord: (start, stop) => {
+            words.push({ ...read.word(start, stop), start: this.base + read.sourceOffset(start), end: this.base + read.sourceEnd(stop) })
+            return this.wordCount + words.length - 1
+          },
+          addMark: (name) => marks.push({ name, word: this.wordCount + words.length }),
+        }
+        for (const sentence of sentences) {
+          const units: Unit[] = []
+          for (const segment of sentence) {
+            units.push(...renderedUnits(segment, context))
+            await breathe()  // an SSML sentence may hold very many segments
+          }
+          const sentenceChunks = chunkRenderedUnits(mergeBreaks(units), chunkShape(this.opts.backend, !this.chunked))
+          chunks.push(...sentenceChunks)
+          if (sentenceChunks.length > 0) this.chunked = true
+          await breathe()
+        }
+      }
+    } catch (error) {
+      throw inSource(error, read.sourceOffset)
+    }
+    this.pending = this.pending.slice(read.end)
+    this.base += read.end
+    this.wordCount += words.length
+    return { words, chunks, ...(marks.length > 0 && { marks }) }
+  }
+
+  /** The ready sentences of pending[0, limit): the SPEC's markup, or a whole SSML document once it is all there. */
+  private async readSentences(limit: number, final: boolean, breathe: () => Promise<void>): Promise<ReadSentences> {
+    if (this.ssml === undefined) {
+      if (isSsml(this.pending)) this.ssml = true
+      else if (mayBecomeSsml(this.pending) && !this.ended) return { sentences: [], end: 0, ...SAME_PLACE }
+      else this.ssml = false
+    }
+    if (this.ssml) {
+      // Only the end is looked at: a document written in many small pieces is not scanned whole each time.
+      if (!this.ended && !SSML_END.test(this.pending.trimEnd().slice(-SSML_END_CHARS))) return { sentences: [], end: 0, ...SAME_PLACE }
+      this.ssml = undefined  // a session may go on with another document
+      const options = { language: this.opts.language, languages: this.opts.languages ?? [this.opts.language], unknownElements: this.opts.unknownElements ?? 'error' } as const
+      const document = this.pending  // more text may be written while it is parsed
+      return this.ssmlSentences(await parseSsml(document, options, breathe), document.length, breathe)
+    }
     const text = this.pending.slice(0, limit)
     // Only the whole of the ended text must have every tag closed; a prefix may stop before one.
     const parsed = this.ended && limit === this.pending.length ? { segments: parseMarkup(text), end: text.length } : parseMarkupPrefix(text)
     const split = splitSentences(parsed.segments, this.opts.language, final, parsed.end)
     // Bounds apply within a sentence, so they cut the same places however the text was written.
-    const sentences = split.sentences.map((sentence) => boundSegments(sentence, this.opts.language))
-    const { end } = split
-    const words: SourceWord[] = []
-    const chunks: Chunk[] = []
-    if (sentences.length > 0) {
-      const reader = await createReader(this.opts, sentences.flat())
-      const addWord: WordCollector = (start, stop) => {
-        words.push({ text: text.slice(start, stop), start: this.base + start, end: this.base + stop })
-        return this.wordCount + words.length - 1
-      }
-      for (const sentence of sentences) {
-        const units = sentence.flatMap((segment) => segmentUnits(segment, reader, this.opts, addWord))
-        const sentenceChunks = chunkUnits(mergeBreaks(units), chunkShape(this.opts.backend, !this.chunked))
-        chunks.push(...sentenceChunks)
-        if (sentenceChunks.length > 0) this.chunked = true
+    return {
+      sentences: split.sentences.map((sentence) => boundSegments(this.withLexicon(sentence), this.opts.language)),
+      end: split.end,
+      word: (start, stop) => ({ text: text.slice(start, stop) }),
+      sourceOffset: (offset) => offset,
+      sourceEnd: (offset) => offset,
+    }
+  }
+
+  private async ssmlSentences(document: SsmlDocument, end: number, breathe: () => Promise<void>): Promise<ReadSentences> {
+    const { language } = this.opts
+    const sentences: Segment[][] = []
+    try {
+      for (const group of document.groups) {
+        for (const sentence of splitSentences(group, language, true, document.text.length).sentences) sentences.push(boundSegments(this.withLexicon(sentence), language))
         await breathe()
       }
+    } catch (error) {
+      throw inSource(error, document.sourceOffset)
     }
-    this.pending = this.pending.slice(end)
-    this.base += end
-    this.wordCount += words.length
-    return { words, chunks }
+    return {
+      sentences,
+      end,
+      word: (start, stop) => ({ text: document.text.slice(start, stop) }),
+      sourceOffset: document.sourceOffset,
+      sourceEnd: document.sourceEnd,
+    }
   }
+
+  /** The sentence with the dictionaries' phrases spoken as they say (after the split: a rule's text never ends a sentence). */
+  private withLexicon(sentence: Segment[]): Segment[] {
+    return this.opts.lexicon ? this.opts.lexicon.apply(sentence) : sentence
+  }
+
+  /** A reader for each language the segments are in (SSML's `<lang>` adds some to the request's). */
+  private async readers(segments: Segment[]): Promise<Map<Language, TokenReader>> {
+    const byLanguage = new Map<Language, Segment[]>()
+    for (const segment of segments) {
+      const language = segment.rendering?.language ?? this.opts.language
+      const ofLanguage = byLanguage.get(language)
+      if (ofLanguage) ofLanguage.push(segment)
+      else byLanguage.set(language, [segment])
+    }
+    const readers = new Map<Language, TokenReader>()
+    for (const [language, ofLanguage] of byLanguage) readers.set(language, await createReader({ ...this.opts, language }, ofLanguage))
+    return readers
+  }
+}
+
+/** The root element closed: a session's SSML document is all there. */
+const SSML_END = /<\/speak\s*>$/
+/** `</speak>` with room for spaces before its `>`. */
+const SSML_END_CHARS = 32
+
+/** Sentences ready to plan, where they end in the pending text, and how their offsets name words and map into it. */
+interface ReadSentences {
+  sentences: Segment[][]
+  end: number
+  word(start: number, stop: number): { text: string }
+  /** Where a word starting at an offset of the sentences starts in the pending text... */
+  sourceOffset(offset: number): number
+  /** ...and where one ending at an offset ends. */
+  sourceEnd(offset: number): number
+}
+
+const SAME_PLACE = { word: () => ({ text: '' }), sourceOffset: (offset: number) => offset, sourceEnd: (offset: number) => offset }
+
+/** An error found at an offset into an SSML document's text points into the transcript. */
+function inSource(error: unknown, sourceOffset: (offset: number) => number): unknown {
+  if (!(error instanceof TtsError) || typeof error.extra?.offset !== 'number') return error
+  const offset = sourceOffset(error.extra.offset)
+  if (offset === error.extra.offset) return error
+  const message = error.message.replace(/at offset \d+/, `at offset ${offset}`)
+  return new TtsError(error.code, message, { extra: { ...error.extra, offset }, cause: error.cause })
 }
 
 /**
@@ -266,7 +423,7 @@ export class SpeechPlanner {
  * INVALID_MARKUP / INVALID_PHONEMES (400, offset in the message) for the user's input,
  * INVALID_LANGUAGE / INVALID_REQUEST for bad options, SYNTHESIS_FAILED for anything unexpected.
  */
-export async function planSpeech(transcript: string, opts: PlanOptions): Promise<SpeechPlan> {
+export async function planSpeech(transcript: string, opts: PlannerOptions): Promise<SpeechPlan> {
   checkOptions(transcript, opts)
   const planner = new SpeechPlanner(opts)
   planner.write(transcript)

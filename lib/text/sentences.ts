@@ -41,7 +41,7 @@ function sentenceEnds(segment: TextSegment, language: Language): number[] {
 }
 
 function slice(segment: TextSegment, start: number, end: number): TextSegment {
-  return { kind: 'text', text: segment.text.slice(start - segment.start, end - segment.start), start, end }
+  return { kind: 'text', text: segment.text.slice(start - segment.start, end - segment.start), start, end, ...(segment.rendering && { rendering: segment.rendering }) }
 }
 
 /** The segments in order, text cut where sentences end; each marks whether a sentence ends after it. */
@@ -62,7 +62,7 @@ function* pieces(segments: Segment[], language: Language): Generator<{ segment: 
 
 /** Whether a segment starts the next sentence (rather than trailing the one that just ended). */
 function hasContent(segment: Segment): boolean {
-  return segment.kind !== 'break' && (segment.kind !== 'text' || segment.text.trim() !== '')
+  return segment.kind !== 'break' && segment.kind !== 'mark' && (segment.kind !== 'text' || segment.text.trim() !== '')
 }
 
 /**

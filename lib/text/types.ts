@@ -69,8 +69,27 @@ export interface BreakPiece {
 
 export type Piece = TextPiece | PhonemePiece | BreakPiece
 
+/**
+ * How SSML asks a stretch of speech to sound (`<voice>`, `<lang>`, `<prosody>`, `<emphasis>`):
+ * each field present changes the request's. A chunk has one rendering; the engine speaks each
+ * rendering on a native stream of its own.
+ */
+export interface Rendering {
+  /** A voice of the library, by id or a predefined voice's name. */
+  voice?: string
+  language?: Language
+  /** Multiplies the speaking rate. */
+  rate?: number
+  /** Multiplies the voice's pitch. */
+  pitch?: number
+  /** Multiplies the amplitude (0 is silence). */
+  volume?: number
+}
+
 export interface Chunk {
   pieces: Piece[]
+  /** SSML's rendering of the whole chunk; absent: the request's voice, language and prosody. */
+  rendering?: Rendering
   /**
    * The chunk was cut mid-clause (between words, to start audio early or bound its size): the
    * backend's edge silence at that cut is trimmed so the speech runs on into the next chunk.
@@ -78,9 +97,17 @@ export interface Chunk {
   continues?: boolean
 }
 
+/** An SSML `<mark>`: reached when the word at index `word` of SpeechPlan.words starts (or at the end, past the last word). */
+export interface PlannedMark {
+  name: string
+  word: number
+}
+
 export interface SpeechPlan {
   words: SourceWord[]
   chunks: Chunk[]
+  /** SSML marks, in order; absent when there are none. */
+  marks?: PlannedMark[]
 }
 
 export interface PlanOptions {
@@ -88,4 +115,8 @@ export interface PlanOptions {
   backend: PlanBackend
   /** Stops planning (Japanese tokenization) early; planSpeech then throws ABORTED or the signal's TtsError. */
   signal?: AbortSignal
+  /** The languages an SSML `<lang>` may switch to (the model's); default: only `language`. */
+  languages?: readonly Language[]
+  /** An SSML element this engine does not know: an INVALID_MARKUP error (default), or its text read as if it were not there. */
+  unknownElements?: 'error' | 'text'
 }

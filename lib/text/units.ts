@@ -2,11 +2,12 @@
  * The atoms between planning and chunking. A unit is never split: one source word's whole spoken
  * expansion, one phoneme word, or one break. The chunker only cuts between units.
  */
+import type { Rendering } from './types.js'
 
 /** The prosodic boundary after a unit, from the punctuation the user wrote. */
 export type Pause = 'none' | 'clause' | 'sentence'
 
-export interface SpeechUnit {
+export interface SpeechUnit extends Rendered {
   kind: 'speech'
   /** What the backend reads; may be several spoken words ("three dollars fifty cents"). */
   text: string
@@ -18,7 +19,7 @@ export interface SpeechUnit {
   bindNext?: boolean
 }
 
-export interface PhonemeUnit {
+export interface PhonemeUnit extends Rendered {
   kind: 'phonemes'
   phonemes: string
   word: number
@@ -27,9 +28,14 @@ export interface PhonemeUnit {
   bindNext?: boolean
 }
 
-export interface BreakUnit {
+export interface BreakUnit extends Rendered {
   kind: 'break'
   ms: number
+}
+
+/** SSML's rendering of the unit's segment: the chunker keeps units of one rendering in a chunk. */
+interface Rendered {
+  rendering?: Rendering
 }
 
 export type Unit = SpeechUnit | PhonemeUnit | BreakUnit

@@ -39,6 +39,15 @@ const MIGRATIONS: readonly string[] = [
   // Who made a voice (an API key's id), for per-key quotas.
   `ALTER TABLE voices ADD COLUMN owner TEXT;
    CREATE INDEX voices_by_owner ON voices(owner);`,
+  // Pronunciation dictionaries: every version kept, so a request may name an older one.
+  `CREATE TABLE dictionaries (
+     dictionary_id TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     name TEXT NOT NULL,
+     rules TEXT NOT NULL,  -- JSON DictionaryRule[]
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (dictionary_id, version)
+   );`,
 ]
 
 /** How long a write waits for another process's lock before VOICE_LIBRARY_BUSY. */

@@ -342,4 +342,22 @@ describe('issue 7, TypeScript cases', { timeout: 240_000 }, () => {
     expect(report.lengthMarks!.code).toBe('INVALID_PHONEMES')
     expect(report.breakOnly!.value).toBeCloseTo(1, 2)
   })
+
+  it('SSML: an entity bomb, deep nesting and a document of 100 000 elements end in a clear error or audio, the event loop free', async () => {
+    const report = await healthy<Record<string, Outcome>>(`
+      const engine = await createEngine({ maxTranscriptChars: 2000000 })
+      watch()
+      const lols = Array.from({ length: 9 }, (_, i) => '<!ENTITY lol' + (i + 1) + ' "' + ('&lol' + i + ';').repeat(10) + '">').join('')
+      report({
+        bomb: await settle(() => engine.synthesize(request('<?xml version="1.0"?><!DOCTYPE speak [<!ENTITY lol0 "lol">' + lols + ']><speak>&lol9;</speak>'))),
+        deep: await settle(() => engine.synthesize(request('<speak>' + '<prosody rate="90%">'.repeat(50000) + 'a</speak>'))),
+        marks: await settle(async () => (await engine.synthesizeWithTimestamps(request('<speak>' + ('<mark name="m"/>'.repeat(99) + 'a ').repeat(1000) + '</speak>'))).marks.length),
+        sentences: await settle(() => engine.synthesize(request('<speak>' + '<s>word</s>'.repeat(100000) + '</speak>'))),
+      })
+    `, 180_000)
+    expect(report.bomb!.code).toBe('INVALID_MARKUP')
+    expect(report.deep!.code).toBe('INVALID_MARKUP')
+    expect(report.marks, JSON.stringify(report.marks)).toEqual({ value: 99000 })
+    expect(report.sentences!.code).toBe('AUDIO_TOO_LONG')
+  })
 })

@@ -3,6 +3,8 @@ import { decodeWav } from '../helpers/audio.js'
 import { testEngine, voiceId } from '../helpers/engine.js'
 import { ADAPTERS, KEY, post, start, TEST_KEYS, VOICES_ONLY_KEY, WsClient, type Running } from '../helpers/server.js'
 import { waitUntil } from '../helpers/wait.js'
+import { WyomingClient } from '../helpers/wyoming.js'
+import { createWyomingServer } from '../../lib/server/index.js'
 
 const engine = await testEngine()
 const WS_PATH = '/text_to_speech/websocket/ws'
@@ -132,6 +134,35 @@ describe('metrics configured open, or off', () => {
     } finally {
       await first.close()
       await second.close()
+    }
+  })
+})
+
+describe('Wyoming syntheses in the service\'s metrics', () => {
+  it('counts each synthesis and stream as a request of the wyoming dialect, with its first audio, characters and audio', async () => {
+    const server = await start('standalone', { engine, keys: KEYS })
+    const wyoming = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0', observe: (event) => server.service.observeSynthesis(event, 'wyoming') })
+    try {
+      const client = await WyomingClient.connect(Number(new URL(wyoming.url.replace('tcp:', 'http:')).port))
+      client.send('synthesize', { text: TEXTS[0], voice: { name: 'Sarah' } })
+      await client.until((e) => e.type === 'audio-stop')
+      client.send('synthesize-start', { voice: { name: 'Sarah' } })
+      for (const word of TEXTS[1]!.split(' ')) client.send('synthesize-chunk', { text: `${word} ` })
+      client.send('synthesize-stop')
+      await client.until((e) => e.type === 'synthesize-stopped')
+      client.close()
+      const { values } = await scrape(server)
+      const model = [...values.keys()].find((k) => k.startsWith('svc_tts_requests_total{route="synthesize",dialect="wyoming"'))!
+      expect(model).toMatch(/code="ok"/)
+      expect(values.get(model)).toBe(1)
+      expect([...values.keys()].filter((k) => k.startsWith('svc_tts_requests_total{route="synthesize-stream",dialect="wyoming"') && k.includes('code="ok"')).map((k) => values.get(k))).toEqual([1])
+      const firstAudio = [...values].filter(([k]) => k.startsWith('svc_tts_time_to_first_audio_seconds_count{route="synthesize')).map(([, v]) => v)
+      expect(firstAudio.reduce((a, b) => a + b, 0)).toBe(2)
+      const characters = [...values].filter(([k]) => k.startsWith('svc_tts_characters_total')).reduce((sum, [, v]) => sum + v, 0)
+      expect(characters).toBe(TEXTS[0]!.length + TEXTS[1]!.split(' ').map((w) => `${w} `).join('').length)
+    } finally {
+      await wyoming.close()
+      await server.close()
     }
   })
 })

@@ -41,7 +41,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['lib/neural/'],
   ['lib/voices/'],
   ['lib/text/'],
-  ['lib/native.ts', 'lib/audio/', 'lib/errors.ts', 'lib/validation/'],
+  ['lib/native.ts', 'lib/audio/', 'lib/errors.ts', 'lib/validation/', 'lib/postgres/'],
 ]
 
 function layerOf(file: string): number {

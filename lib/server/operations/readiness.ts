@@ -26,7 +26,7 @@ export async function readiness(sources: ReadinessSources): Promise<Readiness> {
   let store: Readiness['checks']['voice_store'] = 'unchecked'
   if (engine) {
     try {
-      await engine.voices.list({ limit: 1 })
+      await engine.voices.list({ limit: 1, voice_type: 'CUSTOM' })
       store = 'ok'
     } catch {
       store = 'unreachable'

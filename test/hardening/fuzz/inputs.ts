@@ -60,6 +60,46 @@ function stretch(next: Next): string {
   }
 }
 
+const SSML_OPEN = [
+  '<s>', '<p>', '<prosody rate="x-slow">', '<prosody rate="200%" pitch="-3st">', '<prosody volume="+6dB" pitch="+20Hz">', '<emphasis level="strong">',
+  '<lang xml:lang="de">', '<lang xml:lang="ja">', '<voice name="Richard">', '<voice name="nobody">', '<unknown>',
+]
+const SSML_EMPTY = [
+  '<break time="300ms"/>', '<break strength="x-strong"/>', '<break time="fast"/>', '<mark name="m"/>', '<mark/>', '&amp;', '&lt;', '&bogus;', '&#x1F600;',
+  '<![CDATA[a < b]]>', '<!-- note -->', '<sub alias="World Wide Web">WWW</sub>', '<say-as interpret-as="characters">abc</say-as>',
+  '<say-as interpret-as="date" format="mdy">12/05/2023</say-as>', '<say-as interpret-as="telephone">+1-800-555-0199</say-as>',
+  '<say-as interpret-as="ordinal">21</say-as>', '<phoneme alphabet="ipa" ph="təˈmɑːtəʊ">tomato</phoneme>', '<phoneme alphabet="x-sampa" ph="t@">x</phoneme>',
+]
+
+/** An SSML document (valid or broken): elements nested at random around the text fragments, or one of the hostile shapes. */
+function ssmlDocument(next: Next): string {
+  switch (upTo(next, 9)) {
+    case 0: return `<speak>${'<prosody rate="90%">'.repeat(1 + upTo(next, 5000))}deep</speak>`
+    case 1: return `<speak>${'<s>word</s><mark name="m"/>'.repeat(1 + upTo(next, 4000))}</speak>`
+    case 2: return `<?xml version="1.0"?><!DOCTYPE speak [<!ENTITY a "${'x'.repeat(upTo(next, 100))}"><!ENTITY b "&a;&a;&a;&a;">]><speak>&b;</speak>`
+    default: {
+      let body = ''
+      const open: string[] = []
+      for (let n = upTo(next, 30); n > 0; n--) {
+        const roll = next()
+        if (roll < 0.2) {
+          const tag = pick(next, SSML_OPEN)
+          body += tag
+          open.push(tag.slice(1).split(/[ >]/)[0]!)
+        } else if (roll < 0.35 && open.length > 0) {
+          body += `</${open.pop()}>`
+        } else if (roll < 0.55) {
+          body += pick(next, SSML_EMPTY)
+        } else {
+          body += fragment(next)
+        }
+      }
+      if (next() < 0.8) while (open.length > 0) body += `</${open.pop()}>`
+      return `<speak>${body}</speak>`
+    }
+  }
+}
+
 export interface FuzzInput {
   index: number
   request: { model_id: string; transcript: string; voice: { mode: 'id'; id: string }; language?: string; output_format?: Record<string, unknown>; speed?: number }
@@ -97,5 +137,10 @@ export function fuzzInput(seed: number, index: number): FuzzInput {
   const abortAfterMs = upTo(next, 50)
   // Drawn last, so the inputs of a seed are those they were before speed existed, some now faster or slower.
   if (next() < 0.3) request.speed = pick(next, [0.5, 0.8, 1.25, 2])
+  if (next() < 0.2) {
+    request.transcript = ssmlDocument(next)
+    // A long document is streamed and dropped, as long text is: it is there to be planned, not heard to the end.
+    if (request.transcript.length >= 400) return { index, request, call: pick(next, ['stream', 'abort'] as const), abortAfterMs }
+  }
   return { index, request, call, abortAfterMs }
 }

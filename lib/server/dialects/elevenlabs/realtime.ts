@@ -19,7 +19,7 @@ import { alignText, socketAlignment, timedWords } from './alignment.js'
 import { ELEVENLABS_DIALECT, ELEVENLABS_STATUS } from './errors.js'
 import { parseOutputFormat } from './formats.js'
 import { svcModelId } from './models.js'
-import { pronunciationLocatorsSchema, svcLanguage, svcSpeed, voiceSettingsSchema, type DialectTables } from './requests.js'
+import { pronunciationLocatorsSchema, svcDictionaries, svcLanguage, svcSpeed, voiceSettingsSchema, type DialectTables } from './requests.js'
 import { svcVoiceId } from './voices.js'
 
 const PREFIX = '/v1/text-to-speech/:voice_id'
@@ -130,12 +130,14 @@ class ElevenLabsTranslator implements RealtimeTranslator {
     const format = parseOutputFormat(this.query.get('output_format'))
     const language = svcLanguage(this.query.get('language_code'))
     const speed = svcSpeed(frame.voice_settings?.speed)
+    const dictionaries = svcDictionaries(frame.pronunciation_dictionary_locators)
     return parseMessageFields({
       model_id: svcModelId(this.tables.models, this.query.get('model_id')),
       voice: { mode: 'id', id: svcVoiceId(this.tables.voices, this.voiceId) },
       output_format: format.fields,
       ...(language && { language }),
       ...(speed !== undefined && { speed }),
+      ...(dictionaries && { pronunciation_dictionaries: dictionaries }),
       add_timestamps: true,
     })
   }

@@ -18,11 +18,16 @@ export const voiceSettingsSchema = z
   .object({ stability: score, similarity_boost: score, style: score, use_speaker_boost: z.boolean().nullish(), speed: z.number().nullish() })
   .nullish()
 
-/** Pronunciation dictionaries live in ElevenLabs' account; svc-tts has none to look up. */
+/** ElevenLabs' dictionary locators: svc-tts's dictionaries by id, `version_id` a version number (the latest when absent). */
 export const pronunciationLocatorsSchema = z
-  .array(z.unknown())
-  .max(0, 'pronunciation_dictionary_locators are not supported: write the pronunciation inline with <phonemes> markup')
+  .array(z.object({ pronunciation_dictionary_id: z.string().min(1), version_id: z.string().regex(/^\d{1,9}$/, 'version_id must be a version number of the dictionary').nullish() }))
   .nullish()
+
+/** The SPEC request's `pronunciation_dictionaries` for ElevenLabs' locators (the gate checks how many and which). */
+export function svcDictionaries(locators: z.infer<typeof pronunciationLocatorsSchema>): { id: string; version?: number }[] | undefined {
+  if (!locators || locators.length === 0) return undefined
+  return locators.map(({ pronunciation_dictionary_id: id, version_id: version }) => (version ? { id, version: Number(version) } : { id }))
+}
 
 export const speechBodySchema = z.object({
   text: z.string().min(1, 'text must not be empty'),
@@ -61,6 +66,7 @@ export function svcSpeed(speed: number | null | undefined): number | undefined {
 export function speechRequest(tables: DialectTables, voiceId: string, body: SpeechBody, format: SynthesisRequest<string>['output_format']): SynthesisRequest<string> {
   const language = svcLanguage(body.language_code)
   const speed = svcSpeed(body.voice_settings?.speed)
+  const dictionaries = svcDictionaries(body.pronunciation_dictionary_locators)
   return {
     model_id: svcModelId(tables.models, body.model_id),
     transcript: body.text,
@@ -68,5 +74,6 @@ export function speechRequest(tables: DialectTables, voiceId: string, body: Spee
     output_format: format,
     ...(language && { language: language as Language }),  // the gate refuses a language it does not have
     ...(speed !== undefined && { speed }),
+    ...(dictionaries && { pronunciation_dictionaries: dictionaries }),
   }
 }

@@ -33,6 +33,7 @@ export const OPENAI_ERRORS: Readonly<Record<ErrorCode, OpenAiError>> = {
   // OpenAI answers a model it does not have with 404 model_not_found, and a voice with 400.
   MODEL_NOT_FOUND: { ...INVALID, code: 'model_not_found', param: 'model', status: 404 },
   VOICE_NOT_FOUND: { ...INVALID, code: 'invalid_value', param: 'voice', status: 400 },
+  DICTIONARY_NOT_FOUND: { ...INVALID, code: 'invalid_value', param: 'pronunciation_dictionaries', status: 400 },
   INVALID_MESSAGE: INVALID,
   AUDIO_TOO_LONG: INVALID,
   INVALID_ARGUMENT: INVALID,
@@ -75,6 +76,7 @@ export const OPENAI_ERRORS: Readonly<Record<ErrorCode, OpenAiError>> = {
   ENGINE_CLOSED: SERVER,
   SERVER_CLOSING: SERVER,
   SERVER_STARTING: SERVER,
+  STORE_UNAVAILABLE: SERVER,
   VOICE_LIBRARY_BUSY: SERVER,
   VOICE_LIBRARY_READ_ONLY: SERVER,
   STORAGE_FULL: SERVER,

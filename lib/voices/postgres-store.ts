@@ -1,0 +1,173 @@
+/**
+ * The voice library in a PostgreSQL database that replicas share: cloned voices and their samples
+ * in tables, read at each use (so a voice changed or deleted through one replica is seen by every
+ * other at its next request), the predefined voices in memory, read-only, listed first, as the
+ * SQLite store does. A quota is checked in the transaction that adds the voice, under a lock per
+ * owner, so that two replicas cannot both let an owner pass it.
+ */
+import { randomUUID } from 'node:crypto'
+import type { PoolClient } from 'pg'
+import { TtsError } from '../errors.js'
+import type { SharedDatabase } from '../postgres/database.js'
+import type { Language } from '../text/types.js'
+import { PREDEFINED_VOICES } from './predefined.js'
+import { checkQuota } from './quota.js'
+import { DEFAULT_LIST_LIMIT } from './sqlite-store.js'
+import type { ListVoicesOptions, NewVoice, StoredVoice, VoicePage, VoicePatch, VoiceQuota, VoiceSample, VoiceStore, VoiceUsage } from './types.js'
+
+interface VoiceRow {
+  seq: string
+  voice_id: string
+  name: string
+  description: string
+  language: string
+  gender: string
+  created_at: string
+  updated_at: string
+  rendering: string
+  analysis: string
+}
+
+/** Where a page ends: an index into the predefined voices, or the seq of a cloned voice. */
+type Position = { predefined: number } | { seq: string }
+
+/** The lock that serialises an owner's new voices across replicas (the quota check and the insert). */
+const OWNER_LOCK = 'svc_tts_voice_owner:'
+
+function fromRow(row: VoiceRow): StoredVoice {
+  return {
+    record: {
+      voice_id: row.voice_id,
+      voice_type: 'CUSTOM',
+      name: row.name,
+      description: row.description,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      language: row.language as Language,
+      gender: row.gender as 'Male' | 'Female',
+    },
+    rendering: JSON.parse(row.rendering) as StoredVoice['rendering'],
+    analysis: JSON.parse(row.analysis) as StoredVoice['analysis'],
+  }
+}
+
+function readOnly(voice: StoredVoice): TtsError {
+  return new TtsError('VOICE_READ_ONLY', `voice '${voice.record.name}' is predefined: it cannot be changed or deleted`)
+}
+
+export class PostgresVoiceStore implements VoiceStore {
+  private readonly predefined = new Map(PREDEFINED_VOICES.map((v) => [v.record.voice_id, v]))
+
+  /** `database` stays its owner's to close. */
+  constructor(private readonly database: SharedDatabase) {}
+
+  async list({ limit = DEFAULT_LIST_LIMIT, cursor, language, gender, voice_type }: ListVoicesOptions = {}): Promise<VoicePage> {
+    const after = cursor === undefined ? undefined : await this.positionOf(cursor)
+    const picked: { voice: StoredVoice }[] = []
+    const wanted = limit + 1
+    if (voice_type !== 'CUSTOM' && (after === undefined || 'predefined' in after)) {
+      const start = after === undefined ? 0 : after.predefined + 1
+      for (let i = start; i < PREDEFINED_VOICES.length && picked.length < wanted; i++) {
+        const voice = PREDEFINED_VOICES[i]!
+        if (language !== undefined && voice.record.language !== language) continue
+        if (gender !== undefined && voice.record.gender !== gender) continue
+        picked.push({ voice })
+      }
+    }
+    if (voice_type !== 'PREDEFINED' && picked.length < wanted) {
+      const from = after !== undefined && 'seq' in after ? after.seq : '0'
+      const rows = await this.database.query<VoiceRow>(
+        `SELECT * FROM voices WHERE seq > $1 AND ($2::text IS NULL OR language = $2) AND ($3::text IS NULL OR gender = $3)
+         ORDER BY seq LIMIT $4`,
+        [from, language ?? null, gender ?? null, wanted - picked.length],
+      )
+      for (const row of rows) picked.push({ voice: fromRow(row) })
+    }
+    const page = picked.slice(0, limit)
+    return { voices: page.map((p) => p.voice.record), next_cursor: picked.length > limit ? page[page.length - 1]!.voice.record.voice_id : null }
+  }
+
+  /** Where the voice a cursor names stands in the list, also once it is deleted. */
+  private async positionOf(cursor: string): Promise<Position> {
+    const index = PREDEFINED_VOICES.findIndex((v) => v.record.voice_id === cursor)
+    if (index >= 0) return { predefined: index }
+    const [row] = await this.database.query<{ seq: string }>('SELECT seq FROM voices WHERE voice_id = $1 UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = $1', [cursor])
+    if (!row) throw new TtsError('INVALID_REQUEST', `cursor '${cursor}' is not the id of a voice this list returned`)
+    return { seq: row.seq }
+  }
+
+  async get(voiceId: string): Promise<StoredVoice | undefined> {
+    const predefined = this.predefined.get(voiceId)
+    if (predefined) return predefined
+    const [row] = await this.database.query<VoiceRow>('SELECT * FROM voices WHERE voice_id = $1', [voiceId])
+    return row && fromRow(row)
+  }
+
+  async getMany(voiceIds: readonly string[]): Promise<StoredVoice[]> {
+    const stored = new Map(
+      (await this.database.query<VoiceRow>('SELECT * FROM voices WHERE voice_id = ANY($1::text[])', [voiceIds.filter((id) => !this.predefined.has(id))])).map((row) => [row.voice_id, fromRow(row)]),
+    )
+    return voiceIds.flatMap((id) => {
+      const voice = this.predefined.get(id) ?? stored.get(id)
+      return voice ? [voice] : []
+    })
+  }
+
+  async create(voice: NewVoice, quota?: VoiceQuota): Promise<StoredVoice> {
+    const now = new Date().toISOString()
+    const voiceId = randomUUID()
+    await this.database.transaction(async (client) => {
+      if (quota && voice.owner !== undefined) {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [OWNER_LOCK + voice.owner])
+        checkQuota(await this.usageOf(client, voice.owner), voice.sample.audio.length, quota)
+      }
+      await client.query(
+        `INSERT INTO voices (voice_id, name, description, language, gender, created_at, updated_at, rendering, analysis, owner)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [voiceId, voice.name, voice.description, voice.language, voice.gender, now, now, JSON.stringify(voice.rendering), JSON.stringify(voice.analysis), voice.owner ?? null],
+      )
+      await client.query('INSERT INTO voice_samples (voice_id, media_type, audio) VALUES ($1, $2, $3)', [voiceId, voice.sample.mediaType, voice.sample.audio])
+    })
+    return (await this.get(voiceId))!
+  }
+
+  async usage(owner: string): Promise<VoiceUsage> {
+    return this.database.transaction((client) => this.usageOf(client, owner))
+  }
+
+  async update(voiceId: string, patch: VoicePatch): Promise<StoredVoice | undefined> {
+    const predefined = this.predefined.get(voiceId)
+    if (predefined) throw readOnly(predefined)
+    const rows = await this.database.query<VoiceRow>(
+      `UPDATE voices SET name = coalesce($2, name), description = coalesce($3, description),
+         language = coalesce($4, language), gender = coalesce($5, gender), updated_at = $6
+       WHERE voice_id = $1 RETURNING *`,
+      [voiceId, patch.name ?? null, patch.description ?? null, patch.language ?? null, patch.gender ?? null, new Date().toISOString()],
+    )
+    return rows[0] && fromRow(rows[0])
+  }
+
+  async delete(voiceId: string): Promise<boolean> {
+    const predefined = this.predefined.get(voiceId)
+    if (predefined) throw readOnly(predefined)
+    return this.database.transaction(async (client) => {
+      await client.query('INSERT INTO deleted_voices (voice_id, seq) SELECT voice_id, seq FROM voices WHERE voice_id = $1 ON CONFLICT (voice_id) DO UPDATE SET seq = EXCLUDED.seq', [voiceId])
+      return ((await client.query('DELETE FROM voices WHERE voice_id = $1', [voiceId])).rowCount ?? 0) > 0
+    })
+  }
+
+  async sample(voiceId: string): Promise<VoiceSample | undefined> {
+    const [row] = await this.database.query<{ media_type: string; audio: Buffer }>('SELECT media_type, audio FROM voice_samples WHERE voice_id = $1', [voiceId])
+    return row && { audio: row.audio, mediaType: row.media_type }
+  }
+
+  async close(): Promise<void> {}
+
+  private async usageOf(client: PoolClient, owner: string): Promise<VoiceUsage> {
+    const [row] = (await client.query<{ voices: string; sample_bytes: string }>(
+      'SELECT count(*) AS voices, coalesce(sum(octet_length(s.audio)), 0) AS sample_bytes FROM voices v JOIN voice_samples s USING (voice_id) WHERE v.owner = $1',
+      [owner],
+    )).rows
+    return { voices: Number(row!.voices), sampleBytes: Number(row!.sample_bytes) }
+  }
+}
