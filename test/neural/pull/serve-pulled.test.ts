@@ -8,6 +8,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine, packVoiceId, pullModels, readModelsDir } from '../../../lib/index.js'
 import { FIXTURES } from '../fixtures.js'
+import { serveListening } from '../../helpers/served.js'
 import { PIPER_VOICE, startHub } from './hub-server.js'
 
 let dir: string
@@ -78,4 +79,29 @@ describe('a models directory of pulled packs', () => {
       await rm(path.join(dir, 'svc-tts.models.json'))
     }
   })
+})
+
+describe('svc-tts serve --models-dir DIR', () => {
+  it('serves the pulled packs: their voices listed with language and gender, a mix of the Kokoro pack\'s voices spoken', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'svc-tts-serve-data-'))
+    const server = await serveListening(dataDir, 'standalone', { args: ['--models-dir', dir] })
+    try {
+      const key = server.lines.find((line) => line.startsWith('sk_'))!
+      const headers = { 'content-type': 'application/json', 'x-api-key': key, version: 'v1' }
+      const listed = (await (await fetch(`${server.url}/voices`, { method: 'POST', headers, body: '{"limit":100}' })).json()) as { voices: { name: string; language: string; gender: string }[] }
+      expect(listed.voices.filter((v) => v.name.includes('(')).map((v) => [v.name, v.language, v.gender])).toEqual([
+        [`default (${PIPER_VOICE})`, 'en', 'Unknown'], ['af_heart (kokoro-v1.0)', 'en', 'Female'], ['am_michael (kokoro-v1.0)', 'en', 'Male'],
+      ])
+      const voice = (name: string) => packVoiceId({ type: 'kokoro', name: 'kokoro-v1.0' }, name)
+      const speech = await fetch(`${server.url}/text_to_speech`, {
+        method: 'POST', headers,
+        body: JSON.stringify({ ...synthesis('kokoro-v1.0', '', 24000), voice: { mode: 'mix', voices: [{ id: voice('af_heart'), weight: 2 }, { id: voice('am_michael'), weight: 1 }] } }),
+      })
+      expect(speech.status).toBe(200)
+      expect((await speech.arrayBuffer()).byteLength).toBeGreaterThan(4000)
+    } finally {
+      await server.stop(10_000)
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
