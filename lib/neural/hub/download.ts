@@ -110,6 +110,14 @@ async function discard(file: string): Promise<void> {
   await unlink(file).catch(() => {})
 }
 
+/** What differs between a file and what was published of it, or undefined. */
+function mismatchOf(got: Required<ExpectedFile>, published: ExpectedFile): string | undefined {
+  if (published.size !== undefined && got.size !== published.size) return `size ${got.size}, expected ${published.size}`
+  if (published.md5 !== undefined && got.md5 !== published.md5.toLowerCase()) return `MD5 ${got.md5}, expected ${published.md5}`
+  if (published.sha256 !== undefined && got.sha256 !== published.sha256.toLowerCase()) return `SHA-256 ${got.sha256}, expected ${published.sha256}`
+  return undefined
+}
+
 export async function downloadFile(request: DownloadRequest): Promise<DownloadedFile> {
   const { hub, url, file, expected, signal } = request
   let onDisk = await sizeOnDisk(file)
@@ -188,11 +196,7 @@ export async function downloadFile(request: DownloadRequest): Promise<Downloaded
   const sha256 = hashes.sha256.digest('hex')
   const wanted = expected.size ?? linked.size
   if (wanted !== undefined && size < wanted) throw new TtsError('DOWNLOAD_FAILED', `${url} ended after ${size} of ${wanted} bytes`)
-  const mismatch =
-    wanted !== undefined && size !== wanted ? `size ${size}, expected ${wanted}`
-      : expected.md5 !== undefined && md5 !== expected.md5.toLowerCase() ? `MD5 ${md5}, expected ${expected.md5}`
-        : (expected.sha256 ?? linked.sha256) !== undefined && sha256 !== (expected.sha256 ?? linked.sha256)!.toLowerCase()
-          ? `SHA-256 ${sha256}, expected ${expected.sha256 ?? linked.sha256}` : undefined
+  const mismatch = mismatchOf({ size, md5, sha256 }, { ...expected, ...(wanted !== undefined && { size: wanted }), ...((expected.sha256 ?? linked.sha256) !== undefined && { sha256: expected.sha256 ?? linked.sha256 }) })
   if (mismatch) {
     await discard(file)
     throw new TtsError('CHECKSUM_MISMATCH', `${url}: ${mismatch}; the file was deleted`)
