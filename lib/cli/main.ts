@@ -19,6 +19,10 @@ import { FRAMEWORKS, type Framework } from '../server/mount.js'
 import { SharedDatabase } from '../postgres/database.js'
 import { PostgresDictionaryStore } from '../voices/dictionaries/postgres-store.js'
 import { DATABASE_URL_ENV, defaultDataDir, manageKeys } from './keys.js'
+import { manageModels } from './models.js'
+import { packVoiceFor } from './pack-voice.js'
+import { defaultModelsDir } from '../neural/store/home.js'
+import type { PackOptions } from '../neural/options.js'
 import { serve } from './serve.js'
 import { LANGUAGES } from '../text/types.js'
 
@@ -27,6 +31,9 @@ const USAGE = `usage:
   svc-tts say - | --text-file FILE ...          the text from stdin (also when no text is given and stdin is a pipe) or a file
   svc-tts voices [--language xx]
   svc-tts models                                models, their packs and devices, and the packs' voices
+  svc-tts models available [--language xx] [--quality medium]   Piper voices and Kokoro models to pull from the hub
+  svc-tts models pull NAME... | list | rm NAME...  [--models-dir DIR]   pulled packs (default dir: SVC_TTS_MODELS_DIR, else ~/.cache/svc-tts/models;
+                                                HF_ENDPOINT for a mirror, HF_TOKEN for gated repositories)
   svc-tts serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--framework ${FRAMEWORKS.join('|')}]
                 [--dialects ${DIALECT_NAMES.join(',')}|none]   the other APIs served beside svc-tts's own (default: all)
                 [--metrics-port N]      /metrics, /healthz and /readyz with no key on a port of their own
@@ -45,6 +52,8 @@ say options:
   --play                  play it as it is made (aplay, paplay, ffplay or sox's play, found on PATH)
   --model ID  --voice ID|NAME  --language xx  --encoding ENC  --sample-rate HZ  --bit-rate 128k (mp3, ogg)
   --speed 0.5..2          speaking rate (default 1)
+  --voice PACK[/SPEAKER]  a pulled Piper or Kokoro pack's voice (en_US-lessac-medium, kokoro-v1.0/af_bella)
+  --pull                  pull that pack first if it is not pulled yet (never done without it)
   --dictionary ID[@N]     a pronunciation dictionary of --data-dir's library (repeat for more)
   --quiet, -q             no progress bar, no summary line
   --models-dir DIR        serve model ids from the packs in DIR/svc-tts.models.json (say, voices, models, serve)`
@@ -72,6 +81,8 @@ function parseCommandLine(argv: string[]) {
       encoding: { type: 'string' },
       'sample-rate': { type: 'string' },
       speed: { type: 'string' },
+      quality: { type: 'string' },
+      pull: { type: 'boolean' },
       'models-dir': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -108,6 +119,20 @@ function dialectsOf(list: string): Record<string, boolean> {
   return Object.fromEntries(DIALECT_NAMES.map((name) => [name, named.includes(name)]))
 }
 
+async function modelsCommand([action, ...names]: string[], values: ReturnType<typeof parseCommandLine>['values']): Promise<number> {
+  const interrupted = new AbortController()
+  const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
+  process.once('SIGINT', onInterrupt)
+  try {
+    return await manageModels(
+      { action: action!, names, modelsDir: values['models-dir'], language: values.language, quality: values.quality, quiet: values.quiet ?? false },
+      { stdout: process.stdout, stderr: process.stderr, signal: interrupted.signal },
+    )
+  } finally {
+    process.off('SIGINT', onInterrupt)
+  }
+}
+
 function onOff(option: string, value: string): boolean {
   if (value !== 'on' && value !== 'off') throw usageError(`${option} takes on or off`)
   return value === 'on'
@@ -126,6 +151,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!command) throw usageError(`no command given\n${USAGE}`)
   if (command === 'keys') return manageKeys(rest[0], rest[1], values)
+  if (command === 'models' && rest[0] !== undefined) return modelsCommand(rest, values)
   if (command === 'dictionaries') {
     const url = values['database-url'] ?? process.env[DATABASE_URL_ENV]
     const database = url ? await SharedDatabase.connect(url) : undefined
@@ -167,22 +193,28 @@ async function main(argv: string[]): Promise<number> {
   const text = command === 'say' ? await textSource(rest, values['text-file'], process.stdin) : undefined
   // Dictionaries live in a data directory's voice library: naming one opens it.
   const dictionaries = values.dictionary?.map(dictionaryLocator)
-  const startEngine = () => createEngine({
-    ...(values['models-dir'] ? readModelsDir(values['models-dir']) : {}),
-    ...(dictionaries && { dataDir: values['data-dir'] ?? defaultDataDir() }),
-  })
+  // `packs`: a pulled pack `say --voice` names, served beside --models-dir's.
+  const startEngine = (packs: Record<string, PackOptions> = {}) => {
+    const fromDir = values['models-dir'] ? readModelsDir(values['models-dir']) : { models: {} }
+    return createEngine({
+      ...fromDir, models: { ...fromDir.models, ...packs },
+      ...(dictionaries && { dataDir: values['data-dir'] ?? defaultDataDir() }),
+    })
+  }
   if (text) {
     const interrupted = new AbortController()
     const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
     process.once('SIGINT', onInterrupt)
     try {
-      await say(startEngine, text, {
+      const modelsDir = values['models-dir'] ?? defaultModelsDir()
+      const packVoice = await packVoiceFor(values.voice, { modelsDir, pull: values.pull ?? false, quiet: values.quiet ?? false, signal: interrupted.signal, stderr: process.stderr })
+      await say(() => startEngine(packVoice?.models), text, {
         ...(values.out !== undefined && { out: values.out }),
         ...(values.format !== undefined && { format: values.format }),
         ...(values['bit-rate'] !== undefined && { bitRate: values['bit-rate'] }),
-        ...(values.model !== undefined && { model: values.model }),
-        ...(values.voice !== undefined && { voice: values.voice }),
-        ...(values.language !== undefined && { language: values.language }),
+        ...((values.model ?? packVoice?.model) !== undefined && { model: values.model ?? packVoice?.model }),
+        ...((packVoice?.voice ?? values.voice) !== undefined && { voice: packVoice?.voice ?? values.voice }),
+        ...((values.language ?? packVoice?.language) !== undefined && { language: values.language ?? packVoice?.language }),
         ...(values.encoding !== undefined && { encoding: values.encoding }),
         ...(values['sample-rate'] !== undefined && { sampleRate: values['sample-rate'] }),
         ...(values.speed !== undefined && { speed: values.speed }),

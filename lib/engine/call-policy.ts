@@ -24,7 +24,8 @@ export function checkCallPolicy(resolved: ResolvedRequest): void {
   const policy = current.getStore()
   if (!policy) return
   const voiceId = resolved.voice.record.voice_id
-  if (policy.voiceId !== undefined && voiceId !== policy.voiceId) {
+  // A mix speaks with more than its first voice, so a caller bound to one voice may not mix.
+  if (policy.voiceId !== undefined && (voiceId !== policy.voiceId || resolved.packVoice !== undefined)) {
     throw new TtsError('TOKEN_RESTRICTED', `this token speaks only with voice '${policy.voiceId}'`)
   }
   if (policy.modelId !== undefined && resolved.model.id !== policy.modelId) {

@@ -43,7 +43,7 @@ export function nativePlan(resolved: ResolvedRequest, packVoices: PackVoiceStore
       backend: 'neural',
       model: model.pack.model,
       phonemizer: speaker.language === language ? speaker.phonemizer : ESPEAK_LANGUAGE_VOICE[language],
-      voice: speaker.voice,
+      voice: resolved.packVoice ?? speaker.voice,
       speed: voiceSpeed(resolved),
       requestSpeed: resolved.speed,
       pitch: voice.rendering.pitch,

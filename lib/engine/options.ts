@@ -49,6 +49,12 @@ export const engineOptionsSchema = strictObject({
   pronunciationDictionaries: dictionaryLocatorsSchema.optional(),
   /** Model ids served by neural packs: `{ 'svc_pro_v1.0': { type: 'piper', path: '/voices/x.onnx' } }`. */
   models: modelPacksSchema.optional(),
+  /**
+   * A models directory (`svc-tts models pull`): its pulled packs, each under its own name, and the
+   * model ids its svc-tts.models.json maps to packs. `models` given here win over its ids, and
+   * `device` and `modelThreads` over its file's.
+   */
+  modelsDir: z.string().min(1).optional(),
   /** Where neural packs run: 'auto' (CUDA if it loads, else the CPU, with a warning), 'cpu' (default), 'cuda'. */
   device: deviceSchema.optional(),
   /** Intra-op threads of each neural session (default 1: concurrent requests run in parallel instead). */

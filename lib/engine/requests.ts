@@ -94,7 +94,21 @@ const checkedFormatSchema = z.preprocess(readFormat, outputFormatSchema).transfo
 /** The same schema, typed by what it takes: the preprocess step reads any value, but a caller writes output_format's fields. */
 const requestedFormatSchema = checkedFormatSchema as unknown as z.ZodType<RequestedFormat, z.input<typeof outputFormatSchema>>
 
-export const voiceSelectorSchema = strictObject({ mode: z.literal('id'), id: z.string().min(1) })
+/** The most voices one mix blends. */
+export const MAX_MIXED_VOICES = 8
+
+/**
+ * A voice by id, or a mix of a pack's voices (Kokoro: the weighted mean of their styles):
+ * `{ mode: 'mix', voices: [{ id, weight }, ...] }`.
+ */
+export const voiceSelectorSchema = z.discriminatedUnion('mode', [
+  strictObject({ mode: z.literal('id'), id: z.string().min(1) }),
+  strictObject({
+    mode: z.literal('mix'),
+    voices: z.array(strictObject({ id: z.string().min(1), weight: z.number().positive().max(1000) })).min(1).max(MAX_MIXED_VOICES),
+  }),
+])
+export type VoiceSelector = z.infer<typeof voiceSelectorSchema>
 
 /** Extension: the speaking rate, from half (0.5) to twice (2) the voice's own. */
 export const speedSchema = z.number().min(0.5).max(2)

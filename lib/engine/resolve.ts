@@ -25,6 +25,7 @@ import {
   type ParsedSpeechRequest,
   type ParsedSynthesisRequest,
 } from './requests.js'
+import { resolveMix } from './voice-mix.js'
 
 /** A request ready to speak: nothing below the gate checks it again. */
 export interface ResolvedRequest {
@@ -37,6 +38,8 @@ export interface ResolvedRequest {
   readonly format: OutputFormat
   /** A cloned voice on a neural pack: its fit to the pack voice it speaks with. */
   readonly packTuning?: BackendTuning
+  /** A mix of the pack's voices (voice.mode 'mix'): the style the addon blends; `voice` is its first voice. */
+  readonly packVoice?: string
   /** SSML elements the engine does not know are read as their text (default: refused). */
   readonly ssmlUnknownElements?: 'error' | 'text'
   /** The rules of the request's pronunciation dictionaries, at the versions it named. */
@@ -112,7 +115,8 @@ export class RequestResolver {
     }
     const format = formatIn(parsed.output_format, container)
     const model = this.models.get(parsed.model_id)
-    const voice = await this.voices.find(parsed.voice.id, signal)
+    const mix = parsed.voice.mode === 'mix' ? resolveMix(model, parsed.voice.voices) : undefined
+    const voice = await this.voices.find(parsed.voice.mode === 'mix' ? parsed.voice.voices[0]!.id : parsed.voice.id, signal)
     const language = parsed.language ?? voice.record.language
     if (!(LANGUAGES as readonly string[]).includes(language) || !model.languages.includes(language)) {
       const why = parsed.language === undefined ? `voice '${voice.record.name}' speaks '${language}', which` : `language '${language}'`
@@ -126,7 +130,7 @@ export class RequestResolver {
     const lexicon = await this.dictionaries.lexicon(parsed.pronunciation_dictionaries ?? this.limits.defaultDictionaries)
     const resolved: ResolvedRequest = Object.freeze({
       transcript, speed: parsed.speed, model, language, voice, format,
-      ...(packTuning && { packTuning }), ...(unknownElements && { ssmlUnknownElements: unknownElements }), ...(lexicon && { lexicon }),
+      ...(packTuning && { packTuning }), ...(unknownElements && { ssmlUnknownElements: unknownElements }), ...(lexicon && { lexicon }), ...(mix && { packVoice: mix.spec }),
     })
     resolvedRequests.add(resolved)
     return resolved

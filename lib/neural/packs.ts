@@ -157,7 +157,7 @@ const KOKORO_LANGUAGES: Record<string, [Language, string]> = {
   i: ['it', 'it'], p: ['pt', 'pt-br'], j: ['ja', 'ja'], z: ['zh', 'cmn'],
 }
 
-function kokoroVoiceTraits(name: string): Pick<PackSpeaker, 'language' | 'gender' | 'phonemizer'> | undefined {
+export function kokoroVoiceTraits(name: string): Pick<PackSpeaker, 'language' | 'gender' | 'phonemizer'> | undefined {
   const entry = KOKORO_LANGUAGES[name[0] ?? '']
   if (!entry) return undefined
   const gender = name[1] === 'f' ? 'Female' : name[1] === 'm' ? 'Male' : 'Unknown'

@@ -9,7 +9,7 @@ import { route, type AnyRoute, type RouteContext, type RouteResponse } from '../
 import { startStream } from '../../tts-routes.js'
 import { OPENAI_DIALECT } from './errors.js'
 import { contentTypeOf, outputFormatOf, RESPONSE_FORMATS, type NameTables } from './mapping.js'
-import { resolveVoice } from './voices.js'
+import { voiceSelectorOf } from './voice-mix.js'
 
 /** OpenAI's own limit on `input`. */
 export const MAX_INPUT_CHARACTERS = 4096
@@ -57,10 +57,11 @@ export function speechRoute(tables: NameTables): AnyRoute {
     maxBodyBytes: MAX_BODY_BYTES,
     handle: async ({ engine, body, charge, signal }: RouteContext<SpeechRequest>): Promise<RouteResponse> => {
       const format = body.response_format ?? 'mp3'
+      const modelId = tables.models.get(body.model) ?? body.model
       const request: SynthesisRequest<string> = {
-        model_id: tables.models.get(body.model) ?? body.model,
+        model_id: modelId,
         transcript: body.input,
-        voice: { mode: 'id', id: await resolveVoice(engine, body.voice, tables.voices) },
+        voice: await voiceSelectorOf(engine, body.voice, modelId, tables.voices),
         output_format: outputFormatOf(format),
         speed: body.speed ?? 1,
       }
