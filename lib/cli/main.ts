@@ -17,6 +17,7 @@ import { DIALECT_NAMES } from '../server/dialects/index.js'
 import { FRAMEWORKS, type Framework } from '../server/mount.js'
 import { defaultDataDir, manageKeys } from './keys.js'
 import { serve } from './serve.js'
+import { REDIS_URL_ENV } from '../server/redis/connection.js'
 import { LANGUAGES } from '../text/types.js'
 
 const USAGE = `usage:
@@ -30,6 +31,7 @@ const USAGE = `usage:
                 [--drain-seconds S]     after SIGTERM, requests are served S more seconds while /readyz says 503 (default 5)
                 [--cors-origins URL,..] origins whose pages may call the service (default: none)
                 [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
+                [--redis-url redis://HOST:PORT]   per-key limits shared by every replica on it (or SVC_TTS_REDIS_URL)
   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
   svc-tts --version
 
@@ -75,6 +77,7 @@ function parseCommandLine(argv: string[]) {
       'drain-seconds': { type: 'string' },
       'cors-origins': { type: 'string' },
       wyoming: { type: 'string' },
+      'redis-url': { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -118,6 +121,8 @@ async function main(argv: string[]): Promise<number> {
     if (!Number.isFinite(drainSeconds) || drainSeconds < 0 || drainSeconds > 600) throw usageError('--drain-seconds must be a number of seconds from 0 to 600')
     // stdout carries serve's log lines, so Wyoming cannot have it.
     if (values.wyoming !== undefined && !/^(tcp|unix):\/\/./.test(values.wyoming)) throw usageError('--wyoming takes tcp://host:port or unix://path')
+    const redisUrl = values['redis-url'] ?? process.env[REDIS_URL_ENV]
+    if (redisUrl !== undefined && !/^rediss?:\/\/./.test(redisUrl)) throw usageError('--redis-url takes redis://host:port (or rediss:// for TLS)')
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
       drainGraceMs: Math.round(drainSeconds * 1000),
@@ -125,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
       ...(values['cors-origins'] !== undefined && { corsOrigins: values['cors-origins'].split(',').map((origin) => origin.trim()) }),
       ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
       ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
+      ...(redisUrl !== undefined && { redisUrl }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0

@@ -13,6 +13,7 @@ import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
 import { createWyomingServer, type WyomingServer } from '../server/wyoming/server.js'
+import { sharedLimits, type SharedLimits } from '../server/redis/shared-limits.js'
 
 export interface ServeOptions {
   port: number
@@ -33,6 +34,8 @@ export interface ServeOptions {
   corsOrigins?: string[]
   /** A Wyoming server beside the HTTP one, on the same engine (tcp:// or unix://). */
   wyoming?: string
+  /** Per-key limits counted in this Redis, shared with every replica that names it (docs/server.md#redis). */
+  redisUrl?: string
 }
 
 function logLine(fields: Record<string, unknown>): void {
@@ -66,16 +69,18 @@ function playgroundKey(keys: KeyStore, host: string): string | undefined {
 export async function serve(options: ServeOptions): Promise<void> {
   const keys = await loadKeys(options.dataDir)
   const loading = performance.now()
+  const shared: SharedLimits | undefined = options.redisUrl === undefined ? undefined : await sharedLimits({ url: options.redisUrl, onWarning: (message) => logLine({ level: 'warn', msg: message }) })
   const engine = createEngine({ dataDir: options.dataDir, ...options.engine })
   const service = new TtsService({
     engine,
     keys,
+    ...(shared && { limiter: shared.limiter }),
     ...(options.dialects && { dialects: options.dialects }),
     ...(options.corsOrigins && { cors: { origins: options.corsOrigins } }),
     tokens: { playgroundKey: playgroundKey(keys, options.host) },
     log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }),
   })
-  const closeEngine = () => engine.then((loaded) => loaded.close(), () => {})
+  const closeEngine = () => Promise.all([engine.then((loaded) => loaded.close(), () => {}), shared?.close()])
   let running: MountedService
   let operations: OperationsServer | undefined
   let wyoming: WyomingServer | undefined

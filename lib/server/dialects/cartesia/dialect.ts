@@ -61,6 +61,7 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   SERVER_STARTING: 'Service unavailable',
   VOICE_LIBRARY_BUSY: 'Service unavailable',
   VOICE_LIBRARY_READ_ONLY: 'Service unavailable',
+  SHARED_STORE_UNAVAILABLE: 'Service unavailable',
   STORAGE_FULL: 'Insufficient storage',
 }
 

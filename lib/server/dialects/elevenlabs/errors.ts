@@ -58,6 +58,7 @@ export const ELEVENLABS_STATUS: Readonly<Record<ErrorCode, string>> = {
   SERVER_STARTING: 'system_busy',
   VOICE_LIBRARY_BUSY: 'system_busy',
   VOICE_LIBRARY_READ_ONLY: 'system_busy',
+  SHARED_STORE_UNAVAILABLE: 'system_busy',
   STORAGE_FULL: 'internal_error',
 }
 
