@@ -34,7 +34,7 @@ export class Speech {
    * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
    * whole as it is planned (it has something to say, and not too much).
    */
-  session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): SpeechSession {
+  session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void; skipChunks?: number }): SpeechSession {
     const plan = nativePlan(resolved, this.packVoices, this.limits)  // a voice that cannot be rendered fails here
     const { format } = resolved
     const encoder = isCompressed(format) ? createEncoder(this.native, format) : undefined
@@ -56,6 +56,7 @@ export class Speech {
           }
         },
         ...(how.onFinish && { finished: how.onFinish }),
+        ...(how.skipChunks && { skipChunks: how.skipChunks }),
         observer: observeSession({ model: resolved.model.id, voiceType: resolved.voice.record.voice_type, format: formatLabel(format) }),
       },
       scope,
@@ -63,10 +64,10 @@ export class Speech {
     return encoder ? new EncodedSpeechSession(session, encoder) : session
   }
 
-  /** The request's transcript spoken, chunk by chunk. */
-  async *run(resolved: ResolvedRequest, scope: CallScope): AsyncGenerator<SpeechChunk> {
+  /** The request's transcript spoken, chunk by chunk (after the first `skipChunks` planned chunks). */
+  async *run(resolved: ResolvedRequest, scope: CallScope, skipChunks = 0): AsyncGenerator<SpeechChunk> {
     scope.throwIfAborted()
-    const session = this.session(resolved, scope, { whole: true })
+    const session = this.session(resolved, scope, { whole: true, skipChunks })
     session.write(resolved.transcript)
     session.end()
     yield* session
