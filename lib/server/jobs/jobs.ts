@@ -1,0 +1,296 @@
+/**
+ * Long-form jobs on a BullMQ queue in the replicas' shared Redis: any replica takes a job, any
+ * replica's worker runs it, its audio goes to the shared directory (JobFiles). A job is its key's
+ * alone: another key is told it does not exist. Cancelling is a flag in Redis the running worker
+ * looks at each time it commits (every 100 ms); a queued job sees it when a worker takes it.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { randomUUID } from 'node:crypto'
+import type { Job, Queue, Worker } from 'bullmq'
+import type { Redis } from 'ioredis'
+import { CONTENT_TYPES, wavHeader } from '../../audio/format.js'
+import type { Engine } from '../../engine/engine.js'
+import { formatIn, type ParsedSynthesisRequest } from '../../engine/requests.js'
+import { TtsError, type ErrorCode } from '../../errors.js'
+import { parseWith } from '../../validation/parse.js'
+import { clientOptions, closeRedis, connectRedis, loadPeer, unavailable, watchClient } from '../redis/connection.js'
+import { JobFiles } from './job-files.js'
+import { jobsOptionsSchema, type JobsOptions, type ParsedJobsOptions } from './options.js'
+import { doneOf, synthesizeJob, type Done, type JobData } from './synthesis.js'
+
+const QUEUE_NAME = 'jobs'
+/** The failure a cancelled job ends with. */
+const CANCELLED = 'cancelled'
+/** How often a reader of a running job's audio looks for more. */
+const FOLLOW_INTERVAL_MS = 100
+
+export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled'
+
+export interface JobStatus {
+  job_id: string
+  state: JobState
+  progress: { characters: number; total_characters: number; audio_seconds: number }
+  created_at: string
+  finished_at?: string
+  /** When a finished job and its audio are removed. */
+  expires_at?: string
+  error?: { error_code: string; message: string }
+}
+
+export interface JobServiceOptions {
+  redisUrl: string
+  /** The engine the worker speaks with (the service's, or its promise while it loads). */
+  engine: Engine<string> | Promise<Engine<string>>
+  jobs: JobsOptions
+  onWarning?: (message: string) => void
+  /** Told when this replica's worker starts, resumes or ends a job. */
+  log?: (entry: Record<string, unknown>) => void
+}
+
+type QueuedJob = Job<JobData, Done>
+
+function errorOf(error: unknown): { error_code: string; message: string } {
+  return error instanceof TtsError ? { error_code: error.code, message: error.message } : { error_code: 'INTERNAL_ERROR', message: 'the job failed' }
+}
+
+function parseFailure(reason: string | undefined): { error_code: string; message: string } {
+  try {
+    const parsed = JSON.parse(reason ?? '') as { error_code?: unknown; message?: unknown }
+    if (typeof parsed.error_code === 'string' && typeof parsed.message === 'string') return { error_code: parsed.error_code, message: parsed.message }
+  } catch {
+    // a reason BullMQ wrote itself (a job stalled too often)
+  }
+  return { error_code: 'INTERNAL_ERROR', message: reason ?? 'the job failed' }
+}
+
+export class JobService {
+  readonly options: ParsedJobsOptions
+  readonly files: JobFiles
+  private readonly closing = new AbortController()
+  private readonly sweeper: NodeJS.Timeout
+
+  private constructor(
+    private readonly queue: Queue<JobData, Done>,
+    private readonly worker: Worker<JobData, Done> | undefined,
+    private readonly client: Redis,
+    private readonly engine: Promise<Engine<string>>,
+    options: ParsedJobsOptions,
+    private readonly log: ((entry: Record<string, unknown>) => void) | undefined,
+  ) {
+    this.options = options
+    this.files = new JobFiles(options.dir)
+    const sweepMs = Math.min(60_000, Math.max(250, (options.resultTtlSeconds * 1000) / 2))
+    this.sweeper = setInterval(() => void this.sweep().catch(() => {}), sweepMs)
+    this.sweeper.unref()
+  }
+
+  /** The queue (and this replica's worker, unless `jobs.worker` is false) on the shared Redis. */
+  static async start({ redisUrl, engine, jobs, onWarning, log }: JobServiceOptions): Promise<JobService> {
+    const options = parseWith(jobsOptionsSchema, jobs, 'jobs options')
+    const [{ Queue, Worker, UnrecoverableError, WaitingError }, { Redis }] = await loadPeer('bullmq ioredis', 'Jobs', () => Promise.all([import('bullmq'), import('ioredis')]))
+    await new JobFiles(options.dir).ensure()
+    const client = await connectRedis({ url: redisUrl, ...(onWarning && { onWarning }) })
+    const queue = new Queue<JobData, Done>(QUEUE_NAME, { connection: client, prefix: options.prefix })
+    queue.on('error', () => {})  // the client's own warning says Redis is gone
+    let service: JobService | undefined
+    let worker: Worker<JobData, Done> | undefined
+    if (options.worker) {
+      // A worker blocks on Redis waiting for jobs: a connection of its own that queues while Redis is away.
+      const connection = new Redis(redisUrl, { ...clientOptions(), enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined })
+      watchClient(connection, undefined)
+      worker = new Worker<JobData, Done>(QUEUE_NAME, (job, token) => service!.run(job, token, UnrecoverableError, WaitingError), {
+        connection,
+        prefix: options.prefix,
+        concurrency: options.concurrency,
+        lockDuration: options.lockMs,
+        stalledInterval: Math.max(250, Math.floor(options.lockMs / 2)),
+        // A worker that dies does not use up a try: its job is taken up again as often as that happens.
+        maxStalledCount: Number.MAX_SAFE_INTEGER,
+        autorun: false,
+      })
+      worker.on('error', () => {})  // reconnecting: told by the clients' warnings
+    }
+    service = new JobService(queue, worker, client, Promise.resolve(engine), options, log)
+    void worker?.run().catch(() => {})
+    return service
+  }
+
+  /** Queues a job of `keyId`; its id. */
+  async submit(keyId: string, request: ParsedSynthesisRequest): Promise<JobStatus> {
+    const id = randomUUID()
+    const format = formatIn(request.output_format, 'wav')
+    const age = this.options.resultTtlSeconds
+    const job = await this.queue
+      .add(QUEUE_NAME, { keyId, request, format }, {
+        jobId: id,
+        attempts: this.options.attempts,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age },
+        removeOnFail: { age },
+      })
+      .catch((cause: unknown) => {
+        throw unavailable(cause)
+      })
+    return this.statusOf(job as QueuedJob, 'queued', false)
+  }
+
+  async status(keyId: string, id: string): Promise<JobStatus> {
+    const job = await this.owned(keyId, id)
+    return this.statusOf(job, await this.stateOf(job), await this.cancelled(id))
+  }
+
+  /** Cancels a queued or running job (a finished one is left as it is); its status then. */
+  async cancel(keyId: string, id: string): Promise<JobStatus> {
+    const job = await this.owned(keyId, id)
+    const state = await this.stateOf(job)
+    if (state === 'queued' || state === 'running') {
+      await this.client.set(this.cancelKey(id), '1', 'EX', Math.ceil(this.options.resultTtlSeconds)).catch((cause: unknown) => {
+        throw unavailable(cause)
+      })
+      return this.statusOf(job, 'cancelled', true)
+    }
+    return this.statusOf(job, state, await this.cancelled(id))
+  }
+
+  /** The job's audio container and content type. */
+  async contentType(keyId: string, id: string): Promise<string> {
+    return CONTENT_TYPES[(await this.owned(keyId, id)).data.format.container]
+  }
+
+  /**
+   * The job's audio, from its start, as it is made: what its worker has committed, until it is
+   * complete. A WAV's header says its length when the job is complete, else it is a streaming one.
+   */
+  async *audio(keyId: string, id: string, signal: AbortSignal): AsyncGenerator<Buffer> {
+    let job = await this.owned(keyId, id)
+    const { format } = job.data
+    let state = await this.stateOf(job)
+    if (format.container === 'wav') yield state === 'completed' ? wavHeader(format, job.returnvalue.bytes) : wavHeader(format)
+    let position = 0
+    for (;;) {
+      if (state === 'failed' || state === 'cancelled') throw this.failureOf(job, state)
+      const committed = state === 'completed' ? job.returnvalue.bytes : doneOf(job.progress).bytes
+      for await (const piece of this.files.read(id, position, committed)) {
+        position += piece.length
+        yield piece
+      }
+      if (state === 'completed') {
+        if (position < committed) throw new TtsError('IO_FAILED', 'the job\'s audio file is shorter than the job made it')
+        return
+      }
+      await sleep(FOLLOW_INTERVAL_MS, undefined, { signal })
+      job = await this.owned(keyId, id)
+      state = await this.stateOf(job)
+    }
+  }
+
+  /** Stops this replica's worker: a job it runs goes back to the queue at its last commit, for any worker. */
+  async close(): Promise<void> {
+    clearInterval(this.sweeper)
+    this.closing.abort(new TtsError('SERVER_CLOSING', 'the server shut down'))
+    await this.worker?.close().catch(() => {})
+    await this.queue.close().catch(() => {})
+    await closeRedis(this.client)
+  }
+
+  /** The worker's processor: one job, from what it has done (its file cut there) to its end. */
+  private async run(job: QueuedJob, token: string | undefined, Unrecoverable: new (message: string) => Error, Waiting: new () => Error): Promise<Done> {
+    const id = job.id!
+    if (await this.cancelled(id)) throw new Unrecoverable(CANCELLED)
+    const done = doneOf(job.progress)
+    this.log?.({ msg: done.chunks > 0 ? 'job resumed' : 'job started', job_id: id, from_chunk: done.chunks, from_bytes: done.bytes })
+    let finished: Done | undefined
+    try {
+      finished = await synthesizeJob({
+        id,
+        data: job.data,
+        done,
+        engine: await this.engine,
+        files: this.files,
+        signal: this.closing.signal,
+        commit: async (now) => {
+          // Waits on the worker's connection while Redis is away; the cancel flag is read again at the next commit.
+          await job.updateProgress(now as unknown as object)
+          return this.cancelled(id).catch(() => false)
+        },
+      })
+    } catch (error) {
+      if (this.closing.signal.aborted) {
+        await job.moveToWait(token)
+        throw new Waiting()
+      }
+      // A request the engine refuses fails the same way on every try.
+      if (error instanceof TtsError && error.status < 500) throw new Unrecoverable(JSON.stringify(errorOf(error)))
+      throw new Error(JSON.stringify(errorOf(error)))
+    }
+    if (!finished) {
+      await this.files.remove(id)
+      this.log?.({ msg: 'job cancelled', job_id: id })
+      throw new Unrecoverable(CANCELLED)
+    }
+    this.log?.({ msg: 'job completed', job_id: id, bytes: finished.bytes })
+    return finished
+  }
+
+  private cancelKey(id: string): string {
+    return `${this.options.prefix}:jobs:cancelled:${id}`
+  }
+
+  private async cancelled(id: string): Promise<boolean> {
+    return (await this.client.exists(this.cancelKey(id)).catch((cause: unknown) => {
+      throw unavailable(cause)
+    })) === 1
+  }
+
+  /** The job when it is `keyId`'s and not expired, else JOB_NOT_FOUND. */
+  private async owned(keyId: string, id: string): Promise<QueuedJob> {
+    const job = (await this.queue.getJob(id).catch((cause: unknown) => {
+      throw unavailable(cause)
+    })) as QueuedJob | undefined
+    const expired = job?.finishedOn !== undefined && job.finishedOn + this.options.resultTtlSeconds * 1000 <= Date.now()
+    if (!job || job.data.keyId !== keyId || expired) throw new TtsError('JOB_NOT_FOUND', `no job ${id} of this key (a finished job is kept ${this.options.resultTtlSeconds} s)`)
+    return job
+  }
+
+  private async stateOf(job: QueuedJob): Promise<JobState> {
+    const state = await job.getState().catch((cause: unknown) => {
+      throw unavailable(cause)
+    })
+    if (state === 'completed') return 'completed'
+    if (state === 'failed') return job.failedReason === CANCELLED ? 'cancelled' : 'failed'
+    return state === 'active' ? 'running' : 'queued'
+  }
+
+  private failureOf(job: QueuedJob, state: JobState): TtsError {
+    if (state === 'cancelled') return new TtsError('JOB_NOT_FOUND', `job ${job.id} was cancelled`)
+    const { error_code, message } = parseFailure(job.failedReason)
+    return new TtsError(error_code as ErrorCode, message)
+  }
+
+  private statusOf(job: QueuedJob, state: JobState, cancelled: boolean): JobStatus {
+    const shown: JobState = cancelled && state !== 'completed' ? 'cancelled' : state
+    const done = state === 'completed' ? job.returnvalue : doneOf(job.progress)
+    const audioSeconds = done.samples / job.data.format.sample_rate
+    return {
+      job_id: job.id!,
+      state: shown,
+      progress: { characters: done.characters, total_characters: job.data.request.transcript.length, audio_seconds: Math.round(audioSeconds * 1000) / 1000 },
+      created_at: new Date(job.timestamp).toISOString(),
+      ...(job.finishedOn !== undefined && {
+        finished_at: new Date(job.finishedOn).toISOString(),
+        expires_at: new Date(job.finishedOn + this.options.resultTtlSeconds * 1000).toISOString(),
+      }),
+      ...(shown === 'failed' && { error: parseFailure(job.failedReason) }),
+    }
+  }
+
+  /** Removes the audio of jobs finished longer ago than the results are kept (their records expire in Redis). */
+  private async sweep(): Promise<void> {
+    const before = Date.now() - this.options.resultTtlSeconds * 1000
+    for (const id of await this.files.writtenBefore(before)) {
+      const job = (await this.queue.getJob(id)) as QueuedJob | undefined
+      if (job && (await job.getState()) === 'active') continue
+      await this.files.remove(id)
+    }
+  }
+}

@@ -1,0 +1,223 @@
+// Long-form jobs on BullMQ (lib/server/jobs/): a 20 000-word job whose worker process is SIGKILLed
+// at about half is finished by another worker process, from the last chunk the first committed;
+// its audio, read while it was made and after, equals one synthesis of the request byte for byte;
+// progress only moves forward; a cancel stops a running job; the key's limits apply; results expire.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEngine, type Engine } from '../../lib/index.js'
+import { JobService, type JobStatus } from '../../lib/server/jobs/jobs.js'
+import { jobRoutes } from '../../lib/server/jobs/routes.js'
+import { voiceId } from '../helpers/engine.js'
+import { startRedis, type RedisServer } from '../helpers/redis.js'
+import { KEY, post, start, type Running } from '../helpers/server.js'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const OTHER_KEY = 'sk_test_other_full_key_0123456789abcdefgh'
+const SENTENCE = 'The birch canoe slid on the smooth planks, and the sheet was glued to the dark blue background.'
+const WORDS = SENTENCE.split(' ').length
+const TRANSCRIPT = Array.from({ length: Math.ceil(20_000 / WORDS) }, () => SENTENCE).join(' ')
+const request = (transcript: string) => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') }, output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 8000 } })
+const LOCK_MS = 1500
+
+interface WorkerProcess {
+  child: ChildProcess
+  lines: Record<string, unknown>[]
+  waitFor(test: (entry: Record<string, unknown>) => boolean, ms?: number): Promise<Record<string, unknown>>
+  stop(): Promise<void>
+}
+
+function startWorker(redisUrl: string, dir: string): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/job-worker.ts', redisUrl, dir, String(LOCK_MS)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const lines: Record<string, unknown>[] = []
+  const waiters = new Set<() => void>()
+  let pending = ''
+  child.stdout!.on('data', (data: Buffer) => {
+    pending += data.toString()
+    const complete = pending.split('\n')
+    pending = complete.pop()!
+    for (const line of complete) lines.push(JSON.parse(line) as Record<string, unknown>)
+    for (const wake of waiters) wake()
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return {
+    child,
+    lines,
+    waitFor: (test, ms = 30_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no such log line in ${ms} ms: ${JSON.stringify(lines)}`)), ms)
+        const check = () => {
+          const found = lines.find(test)
+          if (!found) return
+          clearTimeout(timer)
+          waiters.delete(check)
+          resolve(found)
+        }
+        waiters.add(check)
+        check()
+      }),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      await exited
+    },
+  }
+}
+
+let redis: RedisServer
+let dir: string
+let engine: Engine
+let jobs: JobService
+let api: Running
+const workers: WorkerProcess[] = []
+
+beforeAll(async () => {
+  redis = await startRedis()
+  dir = await mkdtemp(path.join(tmpdir(), 'svc-tts-jobs-'))
+  engine = await createEngine({ maxTranscriptChars: 200_000, maxAudioSeconds: 20_000 })
+  // The replica clients talk to runs no worker: the jobs run in the worker processes.
+  jobs = await JobService.start({ redisUrl: redis.url, engine, jobs: { dir, worker: false, maxCharacters: 200_000 } })
+  api = await start('standalone', { engine, keys: [KEY, OTHER_KEY], routes: jobRoutes(jobs), limits: { charactersPerPeriod: 2 * TRANSCRIPT.length + 1000 } })
+})
+
+afterAll(async () => {
+  await Promise.all(workers.map((worker) => worker.stop()))
+  await api?.close(1000)
+  await jobs?.close()
+  await engine?.close()
+  await redis?.stop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function status(id: string, key = KEY): Promise<{ code: number; body: JobStatus & { error_code?: string } }> {
+  const response = await fetch(`${api.base}/jobs/${id}`, { headers: { 'x-api-key': key } })
+  return { code: response.status, body: (await response.json()) as JobStatus & { error_code?: string } }
+}
+
+/** Polls the job's status every 25 ms, recording each, until `until` holds (or `ms` pass). */
+async function watch(id: string, seen: JobStatus[], until: (status: JobStatus) => boolean, ms: number): Promise<JobStatus> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const { body } = await status(id)
+    seen.push(body)
+    if (until(body)) return body
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${JSON.stringify(body)} after ${ms} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+describe('long-form jobs', () => {
+  it('a 20 000-word job whose worker is SIGKILLed at about half is finished by another, its audio byte-identical to one synthesis, its progress only moving forward', async () => {
+    const first = startWorker(redis.url, dir)
+    workers.push(first)
+    await first.waitFor((entry) => entry.msg === 'ready')
+    const made = await post(api.base, '/jobs', request(TRANSCRIPT))
+    expect(made.status).toBe(202)
+    const { job_id: id, state } = (await made.json()) as JobStatus
+    expect(state).toBe('queued')
+    expect(made.headers.get('location')).toBe(`/jobs/${id}`)
+    // A client reads the audio while it is made, across the kill.
+    const streamed = fetch(`${api.base}/jobs/${id}/audio`, { headers: { 'x-api-key': KEY } }).then(async (response) => {
+      expect(response.status).toBe(200)
+      return Buffer.from(await response.arrayBuffer())
+    })
+    const seen: JobStatus[] = []
+    const half = await watch(id, seen, (now) => now.progress.characters >= TRANSCRIPT.length / 2, 60_000)
+    first.child.kill('SIGKILL')
+    await first.stop()
+    expect(half.state).toBe('running')
+    expect(half.progress.characters).toBeLessThan(TRANSCRIPT.length)
+
+    const second = startWorker(redis.url, dir)
+    workers.push(second)
+    const done = await watch(id, seen, (now) => now.state === 'completed' || now.state === 'failed', 120_000)
+    expect(done.state).toBe('completed')
+    const resumed = await second.waitFor((entry) => entry.job_id === id && entry.msg === 'job resumed')
+    expect(resumed.from_chunk).toBeGreaterThan(0)
+    expect(second.lines.some((entry) => entry.job_id === id && entry.msg === 'job started')).toBe(false)
+
+    const oneShot = await engine.synthesize(request(TRANSCRIPT) as Parameters<Engine['synthesize']>[0])
+    expect(oneShot.length).toBeGreaterThan(8000 * 2 * 3600)  // over an hour of speech
+    const file = await readFile(jobs.files.pathOf(id))
+    expect(file.length).toBe(oneShot.length)
+    expect(file.equals(oneShot)).toBe(true)
+    const heard = await streamed
+    expect(heard.length).toBe(oneShot.length)
+    expect(heard.equals(oneShot)).toBe(true)
+    const fetched = await fetch(`${api.base}/jobs/${id}/audio`, { headers: { 'x-api-key': KEY } })
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(oneShot)).toBe(true)
+
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i]!.progress.characters).toBeGreaterThanOrEqual(seen[i - 1]!.progress.characters)
+      expect(seen[i]!.progress.audio_seconds).toBeGreaterThanOrEqual(seen[i - 1]!.progress.audio_seconds)
+    }
+    expect(done.progress).toEqual({ characters: TRANSCRIPT.length, total_characters: TRANSCRIPT.length, audio_seconds: oneShot.length / 2 / 8000 })
+    expect(done.expires_at).toBeDefined()
+  }, 240_000)
+
+  it('a cancel stops a running job: its progress stays, its audio is gone, and another key never sees it', async () => {
+    if (!workers.some((worker) => worker.child.exitCode === null && worker.child.signalCode === null)) {
+      const worker = startWorker(redis.url, dir)
+      workers.push(worker)
+      await worker.waitFor((entry) => entry.msg === 'ready')
+    }
+    const made = await post(api.base, '/jobs', request(TRANSCRIPT))
+    expect(made.status).toBe(202)
+    const { job_id: id } = (await made.json()) as JobStatus
+    expect((await status(id, OTHER_KEY)).body.error_code).toBe('JOB_NOT_FOUND')
+    const seen: JobStatus[] = []
+    await watch(id, seen, (now) => now.progress.characters > 0, 60_000)
+    const cancel = await fetch(`${api.base}/jobs/${id}`, { method: 'DELETE', headers: { 'x-api-key': KEY } })
+    expect(cancel.status).toBe(200)
+    expect(((await cancel.json()) as JobStatus).state).toBe('cancelled')
+    const worker = workers[workers.length - 1]!
+    await worker.waitFor((entry) => entry.job_id === id && entry.msg === 'job cancelled', 10_000)
+    const stopped = (await status(id)).body
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const later = (await status(id)).body
+    expect(later.state).toBe('cancelled')
+    expect(later.progress).toEqual(stopped.progress)
+    expect(later.progress.characters).toBeLessThan(TRANSCRIPT.length)
+    expect(existsSync(jobs.files.pathOf(id))).toBe(false)
+    const audio = await fetch(`${api.base}/jobs/${id}/audio`, { headers: { 'x-api-key': KEY } })
+    expect(audio.status).toBe(404)
+    expect(((await audio.json()) as { error_code: string }).error_code).toBe('JOB_NOT_FOUND')
+  }, 120_000)
+
+  it("the key's character limit applies to jobs: past it a job is refused, and nothing is queued", async () => {
+    const refused = await post(api.base, '/jobs', request(TRANSCRIPT))
+    expect(refused.status).toBe(429)
+    expect(((await refused.json()) as { error_code: string }).error_code).toBe('USAGE_LIMIT_EXCEEDED')
+    const tooLong = await post(api.base, '/jobs', request('word '.repeat(40_001)), { 'x-api-key': OTHER_KEY })
+    expect(tooLong.status).toBe(400)
+    expect(((await tooLong.json()) as { error_code: string }).error_code).toBe('TRANSCRIPT_TOO_LONG')
+    const compressed = await post(api.base, '/jobs', { ...request('Hello.'), output_format: { container: 'mp3' } }, { 'x-api-key': OTHER_KEY })
+    expect(compressed.status).toBe(400)
+  })
+
+  it('a finished job and its audio expire after the time results are kept', async () => {
+    const short = await JobService.start({ redisUrl: redis.url, engine, jobs: { dir, worker: false, resultTtlSeconds: 1 } })
+    const replica = await start('standalone', { engine, keys: [OTHER_KEY], routes: jobRoutes(short) })
+    try {
+      const made = await post(replica.base, '/jobs', request('A short job.'), { 'x-api-key': OTHER_KEY })
+      const { job_id: id } = (await made.json()) as JobStatus
+      const deadline = Date.now() + 30_000
+      let state = ''
+      while (state !== 'completed' && Date.now() < deadline) {
+        state = ((await (await fetch(`${replica.base}/jobs/${id}`, { headers: { 'x-api-key': OTHER_KEY } })).json()) as JobStatus).state
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(state).toBe('completed')
+      expect(existsSync(short.files.pathOf(id))).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, 2500))
+      const gone = await fetch(`${replica.base}/jobs/${id}`, { headers: { 'x-api-key': OTHER_KEY } })
+      expect(gone.status).toBe(404)
+      expect(existsSync(short.files.pathOf(id))).toBe(false)
+    } finally {
+      await replica.close(1000)
+      await short.close()
+    }
+  }, 60_000)
+})
