@@ -32,6 +32,7 @@ const USAGE = `usage:
                 [--cors-origins URL,..] origins whose pages may call the service (default: none)
                 [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
                 [--redis-url redis://HOST:PORT]   per-key limits shared by every replica on it (or SVC_TTS_REDIS_URL)
+                [--jobs-dir DIR]        long-form jobs (POST /jobs) on that Redis, their audio in DIR, shared by the replicas
   svc-tts keys create [--name N] [--scopes text_to_speech,voices] | list | revoke ID  [--data-dir DIR]
   svc-tts --version
 
@@ -78,6 +79,7 @@ function parseCommandLine(argv: string[]) {
       'cors-origins': { type: 'string' },
       wyoming: { type: 'string' },
       'redis-url': { type: 'string' },
+      'jobs-dir': { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -123,6 +125,7 @@ async function main(argv: string[]): Promise<number> {
     if (values.wyoming !== undefined && !/^(tcp|unix):\/\/./.test(values.wyoming)) throw usageError('--wyoming takes tcp://host:port or unix://path')
     const redisUrl = values['redis-url'] ?? process.env[REDIS_URL_ENV]
     if (redisUrl !== undefined && !/^rediss?:\/\/./.test(redisUrl)) throw usageError('--redis-url takes redis://host:port (or rediss:// for TLS)')
+    if (values['jobs-dir'] !== undefined && redisUrl === undefined) throw usageError('--jobs-dir needs --redis-url (or SVC_TTS_REDIS_URL): the jobs are queued there')
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
       drainGraceMs: Math.round(drainSeconds * 1000),
@@ -131,6 +134,7 @@ async function main(argv: string[]): Promise<number> {
       ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
       ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
       ...(redisUrl !== undefined && { redisUrl }),
+      ...(values['jobs-dir'] !== undefined && { jobsDir: values['jobs-dir'] }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0

@@ -14,6 +14,8 @@ import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
 import { createWyomingServer, type WyomingServer } from '../server/wyoming/server.js'
 import { sharedLimits, type SharedLimits } from '../server/redis/shared-limits.js'
+import { JobService } from '../server/jobs/jobs.js'
+import { jobRoutes } from '../server/jobs/routes.js'
 
 export interface ServeOptions {
   port: number
@@ -36,6 +38,8 @@ export interface ServeOptions {
   wyoming?: string
   /** Per-key limits counted in this Redis, shared with every replica that names it (docs/server.md#redis). */
   redisUrl?: string
+  /** Long-form jobs (POST /jobs) on the Redis of redisUrl, their audio in this directory every replica shares (docs/server.md#jobs). */
+  jobsDir?: string
 }
 
 function logLine(fields: Record<string, unknown>): void {
@@ -69,18 +73,27 @@ function playgroundKey(keys: KeyStore, host: string): string | undefined {
 export async function serve(options: ServeOptions): Promise<void> {
   const keys = await loadKeys(options.dataDir)
   const loading = performance.now()
-  const shared: SharedLimits | undefined = options.redisUrl === undefined ? undefined : await sharedLimits({ url: options.redisUrl, onWarning: (message) => logLine({ level: 'warn', msg: message }) })
+  const warn = (message: string) => logLine({ level: 'warn', msg: message })
+  const shared: SharedLimits | undefined = options.redisUrl === undefined ? undefined : await sharedLimits({ url: options.redisUrl, onWarning: warn })
   const engine = createEngine({ dataDir: options.dataDir, ...options.engine })
+  const jobs = options.jobsDir === undefined || options.redisUrl === undefined
+    ? undefined
+    : await JobService.start({ redisUrl: options.redisUrl, engine, jobs: { dir: options.jobsDir }, onWarning: warn, log: (entry) => logLine({ level: 'info', ...entry }) })
   const service = new TtsService({
     engine,
     keys,
     ...(shared && { limiter: shared.limiter }),
+    ...(jobs && { routes: jobRoutes(jobs) }),
     ...(options.dialects && { dialects: options.dialects }),
     ...(options.corsOrigins && { cors: { origins: options.corsOrigins } }),
     tokens: { playgroundKey: playgroundKey(keys, options.host) },
     log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }),
   })
-  const closeEngine = () => Promise.all([engine.then((loaded) => loaded.close(), () => {}), shared?.close()])
+  // The worker first: its running jobs go back to the queue at their last commit, for another replica.
+  const closeEngine = async () => {
+    await jobs?.close()
+    await Promise.all([engine.then((loaded) => loaded.close(), () => {}), shared?.close()])
+  }
   let running: MountedService
   let operations: OperationsServer | undefined
   let wyoming: WyomingServer | undefined

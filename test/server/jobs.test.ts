@@ -13,6 +13,7 @@ import { JobService, type JobStatus } from '../../lib/server/jobs/jobs.js'
 import { jobRoutes } from '../../lib/server/jobs/routes.js'
 import { voiceId } from '../helpers/engine.js'
 import { startRedis, type RedisServer } from '../helpers/redis.js'
+import { serveListening } from '../helpers/served.js'
 import { KEY, post, start, type Running } from '../helpers/server.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -218,6 +219,32 @@ describe('long-form jobs', () => {
     } finally {
       await replica.close(1000)
       await short.close()
+    }
+  }, 60_000)
+
+  it('svc-tts serve --redis-url --jobs-dir runs jobs, and a job gives what one request gives', async () => {
+    const jobsDir = await mkdtemp(path.join(tmpdir(), 'svc-tts-served-jobs-'))
+    const server = await serveListening(jobsDir, 'standalone', { env: { SVC_TTS_API_KEYS: KEY }, args: ['--redis-url', redis.url, '--jobs-dir', path.join(jobsDir, 'jobs')] })
+    try {
+      const text = `${SENTENCE} ${SENTENCE}`
+      const made = await post(server.url, '/jobs', request(text))
+      expect(made.status).toBe(202)
+      const { job_id: id } = (await made.json()) as JobStatus
+      const deadline = Date.now() + 30_000
+      let state = ''
+      while (state !== 'completed' && Date.now() < deadline) {
+        state = ((await (await fetch(`${server.url}/jobs/${id}`, { headers: { 'x-api-key': KEY } })).json()) as JobStatus).state
+        if (state !== 'completed') await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(state).toBe('completed')
+      expect(server.lines.some((line) => line.includes('"job completed"') && line.includes(id))).toBe(true)
+      const audio = Buffer.from(await (await fetch(`${server.url}/jobs/${id}/audio`, { headers: { 'x-api-key': KEY } })).arrayBuffer())
+      const oneShot = Buffer.from(await (await post(server.url, '/text_to_speech', request(text))).arrayBuffer())
+      expect(audio.length).toBeGreaterThan(8000)
+      expect(audio.equals(oneShot)).toBe(true)
+    } finally {
+      expect(await server.stop(15_000)).toBe(0)
+      await rm(jobsDir, { recursive: true, force: true })
     }
   }, 60_000)
 })
