@@ -73,6 +73,12 @@ let engine: Engine
 let jobs: JobService
 let api: Running
 const workers: WorkerProcess[] = []
+/** The one-shot synthesis of TRANSCRIPT, made once. */
+let oneShot: Buffer | undefined
+
+async function stopWorkers(): Promise<void> {
+  await Promise.all(workers.splice(0).map((worker) => worker.stop()))
+}
 
 beforeAll(async () => {
   redis = await startRedis()
@@ -84,7 +90,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await Promise.all(workers.map((worker) => worker.stop()))
+  await stopWorkers()
   await api?.close(1000)
   await jobs?.close()
   await engine?.close()
@@ -139,13 +145,13 @@ describe('long-form jobs', () => {
     expect(resumed.from_chunk).toBeGreaterThan(0)
     expect(second.lines.some((entry) => entry.job_id === id && entry.msg === 'job started')).toBe(false)
 
-    const oneShot = await engine.synthesize(request(TRANSCRIPT) as Parameters<Engine['synthesize']>[0])
+    oneShot = await engine.synthesize(request(TRANSCRIPT) as Parameters<Engine['synthesize']>[0])
     expect(oneShot.length).toBeGreaterThan(8000 * 2 * 3600)  // over an hour of speech
     const file = await readFile(jobs.files.pathOf(id))
     expect(file.length).toBe(oneShot.length)
     expect(file.equals(oneShot)).toBe(true)
     const heard = await streamed
-    expect(heard.length).toBe(oneShot.length)
+    expect(heard.length).toBe(oneShot!.length)
     expect(heard.equals(oneShot)).toBe(true)
     const fetched = await fetch(`${api.base}/jobs/${id}/audio`, { headers: { 'x-api-key': KEY } })
     expect(Buffer.from(await fetched.arrayBuffer()).equals(oneShot)).toBe(true)
@@ -154,7 +160,7 @@ describe('long-form jobs', () => {
       expect(seen[i]!.progress.characters).toBeGreaterThanOrEqual(seen[i - 1]!.progress.characters)
       expect(seen[i]!.progress.audio_seconds).toBeGreaterThanOrEqual(seen[i - 1]!.progress.audio_seconds)
     }
-    expect(done.progress).toEqual({ characters: TRANSCRIPT.length, total_characters: TRANSCRIPT.length, audio_seconds: oneShot.length / 2 / 8000 })
+    expect(done.progress).toEqual({ characters: TRANSCRIPT.length, total_characters: TRANSCRIPT.length, audio_seconds: oneShot!.length / 2 / 8000 })
     expect(done.expires_at).toBeDefined()
   }, 240_000)
 
@@ -223,6 +229,8 @@ describe('long-form jobs', () => {
   }, 60_000)
 
   it('svc-tts serve --redis-url --jobs-dir runs jobs, and a job gives what one request gives', async () => {
+    // Its worker alone takes jobs from the queue: replicas that share a queue share its directory too.
+    await stopWorkers()
     const jobsDir = await mkdtemp(path.join(tmpdir(), 'svc-tts-served-jobs-'))
     const server = await serveListening(jobsDir, 'standalone', { env: { SVC_TTS_API_KEYS: KEY }, args: ['--redis-url', redis.url, '--jobs-dir', path.join(jobsDir, 'jobs')] })
     try {
@@ -247,4 +255,63 @@ describe('long-form jobs', () => {
       await rm(jobsDir, { recursive: true, force: true })
     }
   }, 60_000)
+
+  it('a worker stopped by SIGTERM hands its running job back at its last commit, and another finishes it byte for byte', async () => {
+    await stopWorkers()
+    const leaving = startWorker(redis.url, dir)
+    workers.push(leaving)
+    await leaving.waitFor((entry) => entry.msg === 'ready')
+    const made = await post(api.base, '/jobs', request(TRANSCRIPT), { 'x-api-key': OTHER_KEY })
+    expect(made.status).toBe(202)
+    const { job_id: id } = (await made.json()) as JobStatus
+    const seen: JobStatus[] = []
+    const statusOf = async () => ((await (await fetch(`${api.base}/jobs/${id}`, { headers: { 'x-api-key': OTHER_KEY } })).json()) as JobStatus)
+    const deadline = Date.now() + 60_000
+    while (((await statusOf()).progress.characters === 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25))
+    leaving.child.kill('SIGTERM')
+    await new Promise<void>((resolve) => leaving.child.once('exit', () => resolve()))
+    expect(leaving.child.exitCode).toBe(0)
+    const handedBack = await statusOf()
+    seen.push(handedBack)
+    expect(handedBack.state).toBe('queued')
+    expect(handedBack.progress.characters).toBeGreaterThan(0)
+    expect(handedBack.progress.characters).toBeLessThan(TRANSCRIPT.length)
+
+    const taking = startWorker(redis.url, dir)
+    workers.push(taking)
+    const resumed = await taking.waitFor((entry) => entry.job_id === id && entry.msg === 'job resumed', 60_000)
+    expect(resumed.from_chunk).toBeGreaterThan(0)
+    const finishBy = Date.now() + 120_000
+    let finished = await statusOf()
+    while (finished.state !== 'completed' && finished.state !== 'failed' && Date.now() < finishBy) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      finished = await statusOf()
+    }
+    expect(finished.state).toBe('completed')
+    oneShot ??= await engine.synthesize(request(TRANSCRIPT) as Parameters<Engine['synthesize']>[0])
+    expect((await readFile(jobs.files.pathOf(id))).equals(oneShot)).toBe(true)
+  }, 240_000)
+
+  it('Redis gone: the jobs routes answer 503 SHARED_STORE_UNAVAILABLE at once, and serve again once it is back', async () => {
+    await redis.kill()
+    try {
+      const asked = Date.now()
+      const refused = await post(api.base, '/jobs', request('While Redis is away.'), { 'x-api-key': OTHER_KEY })
+      expect(Date.now() - asked).toBeLessThan(2500)
+      expect(refused.status).toBe(503)
+      expect(((await refused.json()) as { error_code: string }).error_code).toBe('SHARED_STORE_UNAVAILABLE')
+      const lookup = await fetch(`${api.base}/jobs/some-job`, { headers: { 'x-api-key': OTHER_KEY } })
+      expect(lookup.status).toBe(503)
+      expect((await fetch(`${api.base}/`, { headers: { version: 'v1' } })).status).toBe(200)
+    } finally {
+      await redis.start()
+    }
+    const back = Date.now()
+    let status = 0
+    while (status !== 202 && Date.now() - back < 10_000) {
+      status = (await post(api.base, '/jobs', request('Redis is back.'), { 'x-api-key': OTHER_KEY })).status
+      if (status !== 202) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(status).toBe(202)
+  }, 30_000)
 })
