@@ -98,6 +98,27 @@ describe('limits shared through Redis', () => {
     }
   })
 
+  it('a concurrency refusal says when the oldest slot is expected to free, from how long slots of the key were held on any replica', async () => {
+    const prefix = `test-${++prefixes}`
+    const clients = [await connectRedis({ url: redis.url }), await connectRedis({ url: redis.url })]
+    const [a, b] = clients.map((client) => new RedisLimiter(client, { prefix, limits: { concurrentRequests: 1 } }))
+    try {
+      const first = await a!.acquire('k')
+      await new Promise((resolve) => setTimeout(resolve, 2500))
+      first()
+      const held = await a!.acquire('k')
+      // Slots of this key were held 2.5 s: the one just taken is expected to free in 3 s (rounded up), as b hears.
+      const refused = await b!.acquire('k').then(() => undefined, (error: { code: string; extra: { retry_after_seconds: number } }) => error)
+      expect(refused?.code).toBe('TOO_MANY_CONCURRENT_REQUESTS')
+      expect(refused?.extra.retry_after_seconds).toBe(3)
+      held()
+      await expect(b!.acquire('k')).resolves.toBeTypeOf('function')
+    } finally {
+      for (const limiter of [a!, b!]) limiter.close()
+      await Promise.all(clients.map(closeRedis))
+    }
+  })
+
   it("the slot of a SIGKILLed process lapses within its lease, not before", async () => {
     const prefix = `test-${++prefixes}`
     const leaseMs = 1500

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis'
 import { z } from 'zod'
 import { TtsError } from '../../errors.js'
 import { parseWith, strictObject } from '../../validation/parse.js'
-import { limitsSchema, type Limiter, type LimitOptions, type Limits, type SlotPool } from '../limits.js'
+import { limitsSchema, type Limiter, type Limits, type SlotPool } from '../limits.js'
 import { unavailable } from './connection.js'
 import { limitScripts, type LimitScripts } from './limit-scripts.js'
 
@@ -44,7 +44,7 @@ export class RedisLimiter implements Limiter {
   /** `client` is the caller's (connectRedis): closing the limiter does not close it. */
   constructor(client: Redis, options: RedisLimiterOptions = {}) {
     const parsed = parseWith(redisLimiterOptionsSchema, options, 'Redis limiter options')
-    this.limits = parseWith(limitsSchema, parsed.limits ?? ({} satisfies LimitOptions), 'limits')
+    this.limits = parsed.limits ?? parseWith(limitsSchema, {}, 'limits')
     this.prefix = parsed.prefix
     this.slotLeaseMs = parsed.slotLeaseMs
     this.scripts = limitScripts(client)
