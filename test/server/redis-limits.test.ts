@@ -208,4 +208,19 @@ describe('svc-tts serve --redis-url', () => {
       await rm(dataDir, { recursive: true, force: true })
     }
   }, 60_000)
+
+  it('with Redis down at its start it still listens, warns once, answers 503 SHARED_STORE_UNAVAILABLE, and stops cleanly', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'svc-tts-redis-down-'))
+    // Port 1 on loopback: nothing listens there, the connection is refused.
+    const server = await serveListening(dataDir, 'standalone', { env: { SVC_TTS_API_KEYS: KEY }, args: ['--redis-url', 'redis://127.0.0.1:1'] })
+    try {
+      const refused = await post(server.url, '/text_to_speech', flash('Down.'))
+      expect(refused.status).toBe(503)
+      expect(await codeOf(refused)).toBe('SHARED_STORE_UNAVAILABLE')
+      expect(server.lines.filter((line) => line.includes('"warn"') && line.includes('is unreachable'))).toHaveLength(1)
+    } finally {
+      expect(await server.stop(15_000)).toBe(0)
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

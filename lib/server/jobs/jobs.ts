@@ -13,7 +13,7 @@ import type { Engine } from '../../engine/engine.js'
 import { formatIn, type ParsedSynthesisRequest } from '../../engine/requests.js'
 import { TtsError, type ErrorCode } from '../../errors.js'
 import { parseWith } from '../../validation/parse.js'
-import { clientOptions, closeRedis, connectRedis, loadPeer, unavailable, watchClient } from '../redis/connection.js'
+import { clientOptions, closeRedis, connectRedis, loadPeer, unavailable } from '../redis/connection.js'
 import { JobFiles } from './job-files.js'
 import { jobsOptionsSchema, type JobsOptions, type ParsedJobsOptions } from './options.js'
 import { doneOf, synthesizeJob, type Done, type JobData } from './synthesis.js'
@@ -97,7 +97,7 @@ export class JobService {
     if (options.worker) {
       // A worker blocks on Redis waiting for jobs: a connection of its own that queues while Redis is away.
       const connection = new Redis(redisUrl, { ...clientOptions(), enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined })
-      watchClient(connection, undefined)
+      connection.on('error', () => {})  // the replica's other client warns that Redis is gone
       worker = new Worker<JobData, Done>(QUEUE_NAME, (job, token) => service!.run(job, token, UnrecoverableError, WaitingError), {
         connection,
         prefix: options.prefix,

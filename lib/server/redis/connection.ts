@@ -12,8 +12,6 @@ export const REDIS_URL_ENV = 'SVC_TTS_REDIS_URL'
 
 /** Longest a command may wait for its answer (a Redis that hangs rather than refuses). */
 const COMMAND_TIMEOUT_MS = 2000
-/** Longest the first connection is waited for; past it the client goes on trying in the background. */
-const FIRST_CONNECTION_MS = 5000
 /** Reconnection back-off: 100 ms more each try, up to this. */
 const MAX_RECONNECT_DELAY_MS = 2000
 /** A warning about the same failure is repeated at most this often. */
@@ -54,7 +52,7 @@ export function clientOptions(): RedisOptions {
 }
 
 /** Warnings for a client's failures, one per failure kind per interval, and one when it is back. */
-export function watchClient(client: Redis, onWarning: ((message: string) => void) | undefined): void {
+export function watchClient(client: Redis, onWarning: ((message: string) => void) | undefined, url: string): void {
   let lastWarned = 0
   let down = false
   client.on('error', (error: Error) => {
@@ -62,28 +60,34 @@ export function watchClient(client: Redis, onWarning: ((message: string) => void
     down = true
     if (now - lastWarned < WARNING_INTERVAL_MS) return
     lastWarned = now
-    onWarning?.(`Redis is unreachable (${error.message}): what needs it answers 503 SHARED_STORE_UNAVAILABLE until it is back`)
+    onWarning?.(`Redis at ${redactedUrl(url)} is unreachable (${error.message}): what needs it answers 503 SHARED_STORE_UNAVAILABLE until it is back`)
   })
   client.on('ready', () => {
     if (!down) return
     down = false
     lastWarned = 0
-    onWarning?.('Redis is reachable again')
+    onWarning?.(`Redis at ${redactedUrl(url)} is reachable again`)
   })
 }
 
-/** A client connected to `url` (or still trying, with a warning, when the first connection took too long). */
+/**
+ * A client once its first connection is made or has failed (refused at once, or past the 2 s
+ * connect timeout): a Redis that is down does not hold a server's start; the client goes on
+ * trying in the background.
+ */
 export async function connectRedis({ url, onWarning }: RedisConnectionOptions): Promise<Redis> {
   const { Redis } = await loadPeer('ioredis', 'Redis (--redis-url)', () => import('ioredis'))
   const client = new Redis(url, clientOptions())
-  watchClient(client, onWarning)
-  let timer: NodeJS.Timeout | undefined
-  const ready = new Promise<boolean>((resolve) => {
-    client.once('ready', () => resolve(true))
-    timer = setTimeout(() => resolve(false), FIRST_CONNECTION_MS)
+  watchClient(client, onWarning, url)
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      client.off('ready', settle)
+      client.off('error', settle)
+      resolve()
+    }
+    client.once('ready', settle)
+    client.once('error', settle)
   })
-  if (!(await ready)) onWarning?.(`Redis at ${redactedUrl(url)} did not answer in ${FIRST_CONNECTION_MS} ms: still trying`)
-  clearTimeout(timer)
   return client
 }
 
