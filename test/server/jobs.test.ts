@@ -200,8 +200,6 @@ describe('long-form jobs', () => {
     const tooLong = await post(api.base, '/jobs', request('word '.repeat(40_001)), { 'x-api-key': OTHER_KEY })
     expect(tooLong.status).toBe(400)
     expect(((await tooLong.json()) as { error_code: string }).error_code).toBe('TRANSCRIPT_TOO_LONG')
-    const compressed = await post(api.base, '/jobs', { ...request('Hello.'), output_format: { container: 'mp3' } }, { 'x-api-key': OTHER_KEY })
-    expect(compressed.status).toBe(400)
   })
 
   it('a finished job and its audio expire after the time results are kept', async () => {
@@ -291,6 +289,45 @@ describe('long-form jobs', () => {
     oneShot ??= await engine.synthesize(request(TRANSCRIPT) as Parameters<Engine['synthesize']>[0])
     expect((await readFile(jobs.files.pathOf(id))).equals(oneShot)).toBe(true)
   }, 240_000)
+
+  it('compressed jobs: mp3 and flac give the bytes of one synthesis of their request, ogg an Ogg stream, each read while made and after', async () => {
+    const text = Array.from({ length: 30 }, () => SENTENCE).join(' ')
+    const formats = [
+      { container: 'mp3', encoding: 'pcm_s16le', sample_rate: 22050, bit_rate: 64000 },
+      { container: 'flac', encoding: 'pcm_s16le', sample_rate: 16000 },
+      { container: 'ogg', encoding: 'pcm_s16le', sample_rate: 24000, bit_rate: 32000 },
+    ]
+    for (const output_format of formats) {
+      const body = { ...request(text), output_format }
+      const made = await post(api.base, '/jobs', body, { 'x-api-key': OTHER_KEY })
+      expect(made.status).toBe(202)
+      const { job_id: id } = (await made.json()) as JobStatus
+      const whileMade = fetch(`${api.base}/jobs/${id}/audio`, { headers: { 'x-api-key': OTHER_KEY } }).then(async (response) => Buffer.from(await response.arrayBuffer()))
+      const deadline = Date.now() + 60_000
+      let state = ''
+      while (state !== 'completed' && state !== 'failed' && Date.now() < deadline) {
+        state = ((await (await fetch(`${api.base}/jobs/${id}`, { headers: { 'x-api-key': OTHER_KEY } })).json()) as JobStatus).state
+        if (state !== 'completed') await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(state).toBe('completed')
+      const after = await fetch(`${api.base}/jobs/${id}/audio`, { headers: { 'x-api-key': OTHER_KEY } })
+      expect(after.headers.get('content-type')).toBe({ mp3: 'audio/mpeg', flac: 'audio/flac', ogg: 'audio/ogg; codecs=opus' }[output_format.container])
+      const read = Buffer.from(await after.arrayBuffer())
+      const streamed = await whileMade
+      if (output_format.container === 'ogg') {
+        // The engine's own Ogg Opus output differs from run to run: only its framing is compared.
+        expect(read.subarray(0, 4).toString('ascii')).toBe('OggS')
+        expect(streamed.subarray(0, 4).toString('ascii')).toBe('OggS')
+        expect(read.length).toBeGreaterThan(10_000)
+        continue
+      }
+      const one = await engine.synthesize(body as Parameters<Engine['synthesize']>[0])
+      expect(read.equals(one), output_format.container).toBe(true)
+      // Read while it was made, a FLAC's header could not yet say its length: the rest is the same.
+      if (output_format.container === 'flac') expect(streamed.subarray(42).equals(one.subarray(42))).toBe(true)
+      else expect(streamed.equals(one)).toBe(true)
+    }
+  }, 120_000)
 
   it('Redis gone: the jobs routes answer 503 SHARED_STORE_UNAVAILABLE at once, and serve again once it is back', async () => {
     await redis.kill()

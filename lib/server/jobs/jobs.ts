@@ -8,7 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { randomUUID } from 'node:crypto'
 import type { Job, Queue, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
-import { CONTENT_TYPES, wavHeader } from '../../audio/format.js'
+import { CONTENT_TYPES, isCompressed, setFlacTotalSamples, wavHeader, type CompressedContainer, type OutputFormat } from '../../audio/format.js'
+import { createEncoder } from '../../engine/encoded-session.js'
+import { fromNativeError, loadNative } from '../../native.js'
 import type { Engine } from '../../engine/engine.js'
 import { formatIn, type ParsedSynthesisRequest } from '../../engine/requests.js'
 import { TtsError, type ErrorCode } from '../../errors.js'
@@ -16,7 +18,7 @@ import { parseWith } from '../../validation/parse.js'
 import { clientOptions, closeRedis, connectRedis, loadPeer, unavailable } from '../redis/connection.js'
 import { JobFiles } from './job-files.js'
 import { jobsOptionsSchema, type JobsOptions, type ParsedJobsOptions } from './options.js'
-import { doneOf, synthesizeJob, type Done, type JobData } from './synthesis.js'
+import { doneOf, pcmOf, synthesizeJob, type Done, type JobData } from './synthesis.js'
 
 const QUEUE_NAME = 'jobs'
 /** The failure a cancelled job ends with. */
@@ -61,6 +63,30 @@ function parseFailure(reason: string | undefined): { error_code: string; message
     // a reason BullMQ wrote itself (a job stalled too often)
   }
   return { error_code: 'INTERNAL_ERROR', message: reason ?? 'the job failed' }
+}
+
+/**
+ * PCM through a native encoder. `totalSamples`, when known, goes into a FLAC header, as one
+ * synthesis of the whole file writes it.
+ */
+async function* encoded(pcm: AsyncIterable<Buffer>, format: OutputFormat & { container: CompressedContainer }, totalSamples: number | undefined): AsyncGenerator<Buffer> {
+  const encoder = createEncoder(loadNative(), format)
+  let header = format.container === 'flac' ? totalSamples : undefined
+  const run = async (call: Promise<Buffer>) => {
+    const bytes = await call.catch((cause: unknown) => {
+      throw fromNativeError(cause, 'encoding failed')
+    })
+    if (header === undefined || bytes.length === 0) return bytes
+    const patched = setFlacTotalSamples(bytes, header)
+    header = undefined
+    return patched
+  }
+  for await (const piece of pcm) {
+    const bytes = await run(encoder.encode(piece))
+    if (bytes.length > 0) yield bytes
+  }
+  const tail = await run(encoder.finish())
+  if (tail.length > 0) yield tail
 }
 
 export class JobService {
@@ -159,13 +185,28 @@ export class JobService {
 
   /**
    * The job's audio, from its start, as it is made: what its worker has committed, until it is
-   * complete. A WAV's header says its length when the job is complete, else it is a streaming one.
+   * complete. A WAV's header says its length (a FLAC's its samples) when the job was complete at
+   * the start of the read, else it is a streaming one. A compressed container is encoded as it is
+   * read, by an encoder of the read's own.
    */
   async *audio(keyId: string, id: string, signal: AbortSignal): AsyncGenerator<Buffer> {
-    let job = await this.owned(keyId, id)
+    const job = await this.owned(keyId, id)
     const { format } = job.data
+    const complete = (await this.stateOf(job)) === 'completed' ? job.returnvalue : undefined
+    const pcm = this.pcm(keyId, job, signal)
+    if (isCompressed(format)) {
+      yield* encoded(pcm, format, complete?.samples)
+      return
+    }
+    if (format.container === 'wav') yield wavHeader(format, complete?.bytes)
+    yield* pcm
+  }
+
+  /** The job's PCM as its worker commits it, until it is complete. */
+  private async *pcm(keyId: string, first: QueuedJob, signal: AbortSignal): AsyncGenerator<Buffer> {
+    const id = first.id!
+    let job = first
     let state = await this.stateOf(job)
-    if (format.container === 'wav') yield state === 'completed' ? wavHeader(format, job.returnvalue.bytes) : wavHeader(format)
     let position = 0
     for (;;) {
       if (state === 'failed' || state === 'cancelled') throw this.failureOf(job, state)
@@ -270,7 +311,7 @@ export class JobService {
   private statusOf(job: QueuedJob, state: JobState, cancelled: boolean): JobStatus {
     const shown: JobState = cancelled && state !== 'completed' ? 'cancelled' : state
     const done = state === 'completed' ? job.returnvalue : doneOf(job.progress)
-    const audioSeconds = done.samples / job.data.format.sample_rate
+    const audioSeconds = done.samples / pcmOf(job.data.format).sample_rate
     return {
       job_id: job.id!,
       state: shown,

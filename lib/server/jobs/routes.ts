@@ -3,7 +3,7 @@
  * its state and progress; GET /jobs/:job_id/audio its audio as it is made; DELETE cancels it.
  * A job is charged to its key's characters when it is made, and counts as one request.
  */
-import { formatIn, SYNTHESIS_FIELD_CODES, synthesisRequestSchema, type ParsedSynthesisRequest } from '../../engine/requests.js'
+import { SYNTHESIS_FIELD_CODES, synthesisRequestSchema, type ParsedSynthesisRequest } from '../../engine/requests.js'
 import { TtsError } from '../../errors.js'
 import { route, type AnyRoute } from '../routes.js'
 import { startStream } from '../tts-routes.js'
@@ -29,9 +29,6 @@ export function jobRoutes(jobs: JobService): AnyRoute[] {
         if (body.transcript.length > maxCharacters) {
           throw new TtsError('TRANSCRIPT_TOO_LONG', `a job's transcript is at most ${maxCharacters} characters`, { extra: { max_characters: maxCharacters } })
         }
-        const { container } = formatIn(body.output_format, 'wav')
-        // A job's audio is written as PCM chunk by chunk, so that a worker can take it up again at any chunk.
-        if (container !== 'wav' && container !== 'raw') throw new TtsError('INVALID_REQUEST', `a job's output_format.container is wav or raw, not ${container}`)
         await charge(body.transcript.length)
         const status = await jobs.submit(keyOf(principal), body)
         return { status: 202, headers: { location: `/jobs/${status.job_id}` }, json: status }

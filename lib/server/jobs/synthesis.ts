@@ -7,7 +7,7 @@
  */
 import type { FileHandle } from 'node:fs/promises'
 import type { Engine } from '../../engine/engine.js'
-import type { OutputFormat } from '../../audio/format.js'
+import { isCompressed, pcmRate, type Encoding, type OutputFormat, type SampleRate } from '../../audio/format.js'
 import type { ParsedSynthesisRequest } from '../../engine/requests.js'
 import type { JobFiles } from './job-files.js'
 
@@ -31,6 +31,15 @@ export interface JobData {
   request: ParsedSynthesisRequest
   /** The output format with its defaults filled in: what the job's PCM and its container are. */
   format: OutputFormat
+}
+
+/**
+ * The PCM a job's file holds: the requested encoding and rate, or for a compressed container what
+ * its encoder takes (float at the codec's rate), encoded when the audio is read.
+ */
+export function pcmOf(format: OutputFormat): { encoding: Encoding; sample_rate: SampleRate } {
+  // pcmRate gives the format's own rate, or 48 kHz (Opus's): both sample rates.
+  return isCompressed(format) ? { encoding: 'pcm_f32le', sample_rate: pcmRate(format) as SampleRate } : { encoding: format.encoding, sample_rate: format.sample_rate }
 }
 
 /** The progress a job committed, or nothing done when it has none yet. */
@@ -61,7 +70,7 @@ export async function synthesizeJob({ id, data, done: committed, engine, files, 
     handle = await files.restart(id)
   }
   const { transcript } = data.request
-  const pcm = { ...data.request, output_format: { ...data.format, container: 'raw' as const } }
+  const pcm = { ...data.request, output_format: { container: 'raw' as const, ...pcmOf(data.format) } }
   const stop = new AbortController()
   const speech = engine.speakFrom(pcm, done.chunks, { signal: AbortSignal.any([signal, stop.signal]) })
   let { bytes, samples, characters } = done
