@@ -203,14 +203,15 @@ export class JobService {
   }
 
   /** The job's PCM as its worker commits it, until it is complete. */
-  private async *pcm(keyId: string, first: QueuedJob, signal: AbortSignal): AsyncGenerator<Buffer> {
-    const id = first.id!
-    let job = first
-    let state = await this.stateOf(job)
+  private async *pcm(keyId: string, job: QueuedJob, signal: AbortSignal): AsyncGenerator<Buffer> {
+    const id = job.id!
     let position = 0
     for (;;) {
-      if (state === 'failed' || state === 'cancelled') throw this.failureOf(job, state)
-      const committed = state === 'completed' ? job.returnvalue.bytes : doneOf(job.progress).bytes
+      const { state, committed } = await this.committed(id)
+      if (state === 'failed' || state === 'unknown') {
+        const failed = await this.owned(keyId, id)
+        throw this.failureOf(failed, await this.stateOf(failed))
+      }
       for await (const piece of this.files.read(id, position, committed)) {
         position += piece.length
         yield piece
@@ -220,8 +221,17 @@ export class JobService {
         return
       }
       await sleep(FOLLOW_INTERVAL_MS, undefined, { signal })
-      job = await this.owned(keyId, id)
-      state = await this.stateOf(job)
+    }
+  }
+
+  /** The job's queue state and the bytes of its file that are its own, read without its data (the transcript). */
+  private async committed(id: string): Promise<{ state: string; committed: number }> {
+    try {
+      const [state, [progress, returned]] = await Promise.all([this.queue.getJobState(id), this.client.hmget(this.queue.toKey(id), 'progress', 'returnvalue')])
+      const parse = (field: string | null | undefined) => (field == null ? undefined : (JSON.parse(field) as unknown))
+      return { state, committed: doneOf(state === 'completed' ? parse(returned) : parse(progress)).bytes }
+    } catch (cause) {
+      throw unavailable(cause)
     }
   }
 
@@ -237,7 +247,7 @@ export class JobService {
   /** The worker's processor: one job, from what it has done (its file cut there) to its end. */
   private async run(job: QueuedJob, token: string | undefined, Unrecoverable: new (message: string) => Error, Waiting: new () => Error): Promise<Done> {
     const id = job.id!
-    if (await this.cancelled(id)) throw new Unrecoverable(CANCELLED)
+    if (await this.cancelled(id).catch(() => false)) throw new Unrecoverable(CANCELLED)
     const done = doneOf(job.progress)
     this.log?.({ msg: done.chunks > 0 ? 'job resumed' : 'job started', job_id: id, from_chunk: done.chunks, from_bytes: done.bytes })
     let finished: Done | undefined
@@ -304,6 +314,7 @@ export class JobService {
 
   private failureOf(job: QueuedJob, state: JobState): TtsError {
     if (state === 'cancelled') return new TtsError('JOB_NOT_FOUND', `job ${job.id} was cancelled`)
+    if (state !== 'failed') return new TtsError('JOB_NOT_FOUND', `job ${job.id} is gone`)
     const { error_code, message } = parseFailure(job.failedReason)
     return new TtsError(error_code as ErrorCode, message)
   }
