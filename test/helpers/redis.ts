@@ -11,6 +11,9 @@ export interface RedisServer {
   /** Stops the server (SIGKILL: as a crash would); start() brings one back on the same port. */
   kill(): Promise<void>
   start(): Promise<void>
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers, as a hung host; resume() thaws it. */
+  pause(): void
+  resume(): void
   /** Stops it and removes its folder. */
   stop(): Promise<void>
 }
@@ -60,6 +63,7 @@ export async function startRedis(): Promise<RedisServer> {
     const running = child
     child = undefined
     running.kill('SIGKILL')
+    running.kill('SIGCONT')
     await exited(running)
   }
   await start()
@@ -68,6 +72,8 @@ export async function startRedis(): Promise<RedisServer> {
     port,
     kill,
     start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     stop: async () => {
       await kill()
       await rm(dir, { recursive: true, force: true })

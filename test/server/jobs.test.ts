@@ -18,6 +18,7 @@ import { KEY, post, start, type Running } from '../helpers/server.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const OTHER_KEY = 'sk_test_other_full_key_0123456789abcdefgh'
+const THIRD_KEY = 'sk_test_third_full_key_0123456789abcdefgh'
 const SENTENCE = 'The birch canoe slid on the smooth planks, and the sheet was glued to the dark blue background.'
 const WORDS = SENTENCE.split(' ').length
 const TRANSCRIPT = Array.from({ length: Math.ceil(20_000 / WORDS) }, () => SENTENCE).join(' ')
@@ -86,7 +87,7 @@ beforeAll(async () => {
   engine = await createEngine({ maxTranscriptChars: 200_000, maxAudioSeconds: 20_000 })
   // The replica clients talk to runs no worker: the jobs run in the worker processes.
   jobs = await JobService.start({ redisUrl: redis.url, engine, jobs: { dir, worker: false, maxCharacters: 200_000 } })
-  api = await start('standalone', { engine, keys: [KEY, OTHER_KEY], routes: jobRoutes(jobs), limits: { charactersPerPeriod: 2 * TRANSCRIPT.length + 1000 } })
+  api = await start('standalone', { engine, keys: [KEY, OTHER_KEY, THIRD_KEY], routes: jobRoutes(jobs), limits: { charactersPerPeriod: 2 * TRANSCRIPT.length + 1000 } })
 })
 
 afterAll(async () => {
@@ -328,6 +329,45 @@ describe('long-form jobs', () => {
       else expect(streamed.equals(one)).toBe(true)
     }
   }, 120_000)
+
+  it('Redis hung mid-job: the routes answer 503 within the command timeout, and the job still ends byte for byte once Redis answers again', async () => {
+    if (!workers.some((worker) => worker.child.exitCode === null && worker.child.signalCode === null)) {
+      const worker = startWorker(redis.url, dir)
+      workers.push(worker)
+      await worker.waitFor((entry) => entry.msg === 'ready')
+    }
+    const made = await post(api.base, '/jobs', request(TRANSCRIPT), { 'x-api-key': THIRD_KEY })
+    expect(made.status).toBe(202)
+    const { job_id: id } = (await made.json()) as JobStatus
+    const statusOf = async () => fetch(`${api.base}/jobs/${id}`, { headers: { 'x-api-key': THIRD_KEY } })
+    const deadline = Date.now() + 60_000
+    while ((((await (await statusOf()).json()) as JobStatus).progress.characters === 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25))
+    redis.pause()
+    try {
+      const asked = Date.now()
+      const hung = await statusOf()
+      expect(Date.now() - asked).toBeLessThan(3500)
+      expect(hung.status).toBe(503)
+      expect(((await hung.json()) as { error_code: string }).error_code).toBe('SHARED_STORE_UNAVAILABLE')
+      // Longer than the worker's lock: it may lose the job, which is then taken up again from its last commit.
+      await new Promise((resolve) => setTimeout(resolve, LOCK_MS * 2))
+    } finally {
+      redis.resume()
+    }
+    const finishBy = Date.now() + 120_000
+    let finished: JobStatus | undefined
+    while (Date.now() < finishBy) {
+      const response = await statusOf()
+      if (response.status === 200) {
+        finished = (await response.json()) as JobStatus
+        if (finished.state === 'completed' || finished.state === 'failed') break
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(finished?.state).toBe('completed')
+    oneShot ??= await engine.synthesize(request(TRANSCRIPT) as Parameters<Engine['synthesize']>[0])
+    expect((await readFile(jobs.files.pathOf(id))).equals(oneShot)).toBe(true)
+  }, 240_000)
 
   it('Redis gone: the jobs routes answer 503 SHARED_STORE_UNAVAILABLE at once, and serve again once it is back', async () => {
     await redis.kill()

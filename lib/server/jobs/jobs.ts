@@ -124,7 +124,7 @@ export class JobService {
       // A worker blocks on Redis waiting for jobs: a connection of its own that queues while Redis is away.
       const connection = new Redis(redisUrl, { ...clientOptions(), enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined })
       connection.on('error', () => {})  // the replica's other client warns that Redis is gone
-      worker = new Worker<JobData, Done>(QUEUE_NAME, (job, token) => service!.run(job, token, UnrecoverableError, WaitingError), {
+      worker = new Worker<JobData, Done>(QUEUE_NAME, (job, token, lost) => service!.run(job, token, lost, UnrecoverableError, WaitingError), {
         connection,
         prefix: options.prefix,
         concurrency: options.concurrency,
@@ -135,6 +135,10 @@ export class JobService {
         autorun: false,
       })
       worker.on('error', () => {})  // reconnecting: told by the clients' warnings
+      // A job whose lock could not be renewed may be another worker's by now: stop writing it.
+      worker.on('lockRenewalFailed', (ids) => {
+        for (const id of ids) worker!.cancelJob(id, 'lost its lock')
+      })
     }
     service = new JobService(queue, worker, client, Promise.resolve(engine), options, log)
     void worker?.run().catch(() => {})
@@ -245,7 +249,7 @@ export class JobService {
   }
 
   /** The worker's processor: one job, from what it has done (its file cut there) to its end. */
-  private async run(job: QueuedJob, token: string | undefined, Unrecoverable: new (message: string) => Error, Waiting: new () => Error): Promise<Done> {
+  private async run(job: QueuedJob, token: string | undefined, lost: AbortSignal | undefined, Unrecoverable: new (message: string) => Error, Waiting: new () => Error): Promise<Done> {
     const id = job.id!
     if (await this.cancelled(id).catch(() => false)) throw new Unrecoverable(CANCELLED)
     const done = doneOf(job.progress)
@@ -258,7 +262,7 @@ export class JobService {
         done,
         engine: await this.engine,
         files: this.files,
-        signal: this.closing.signal,
+        signal: lost ? AbortSignal.any([this.closing.signal, lost]) : this.closing.signal,
         commit: async (now) => {
           // Waits on the worker's connection while Redis is away; the cancel flag is read again at the next commit.
           await job.updateProgress(now as unknown as object)
@@ -270,6 +274,8 @@ export class JobService {
         await job.moveToWait(token)
         throw new Waiting()
       }
+      // Taken up again, by whichever worker holds it next, from its last commit.
+      if (lost?.aborted) throw new Error(JSON.stringify({ error_code: 'SHARED_STORE_UNAVAILABLE', message: 'the worker lost its hold on the job' }))
       // A request the engine refuses fails the same way on every try.
       if (error instanceof TtsError && error.status < 500) throw new Unrecoverable(JSON.stringify(errorOf(error)))
       throw new Error(JSON.stringify(errorOf(error)))
