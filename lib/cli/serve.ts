@@ -78,7 +78,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const engine = createEngine({ dataDir: options.dataDir, ...options.engine })
   const jobs = options.jobsDir === undefined || options.redisUrl === undefined
     ? undefined
-    : await JobService.start({ redisUrl: options.redisUrl, engine, jobs: { dir: options.jobsDir }, onWarning: warn, log: (entry) => logLine({ level: 'info', ...entry }) })
+    : await JobService.start({ redisUrl: options.redisUrl, engine, jobs: { dir: options.jobsDir }, ...(shared && { limiter: shared.limiter }), onWarning: warn, log: (entry) => logLine({ level: 'info', ...entry }) })
   const service = new TtsService({
     engine,
     keys,

@@ -32,8 +32,8 @@ interface WorkerProcess {
   stop(): Promise<void>
 }
 
-function startWorker(redisUrl: string, dir: string): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/job-worker.ts', redisUrl, dir, String(LOCK_MS)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+function startWorker(redisUrl: string, dir: string, extra: string[] = []): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/job-worker.ts', redisUrl, dir, String(LOCK_MS), ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
   const lines: Record<string, unknown>[] = []
   const waiters = new Set<() => void>()
   let pending = ''
@@ -368,6 +368,28 @@ describe('long-form jobs', () => {
     oneShot ??= await engine.synthesize(request(TRANSCRIPT) as Parameters<Engine['synthesize']>[0])
     expect((await readFile(jobs.files.pathOf(id))).equals(oneShot)).toBe(true)
   }, 240_000)
+
+  it("a running job holds a concurrency slot of its key: with a limit of 1, the key's second job waits for its first", async () => {
+    await stopWorkers()
+    const worker = startWorker(redis.url, dir, ['2', '1'])
+    workers.push(worker)
+    await worker.waitFor((entry) => entry.msg === 'ready')
+    const text = TRANSCRIPT.slice(0, 22_000)
+    const ids: string[] = []
+    for (let i = 0; i < 2; i++) {
+      const made = await post(api.base, '/jobs', request(text), { 'x-api-key': THIRD_KEY })
+      expect(made.status).toBe(202)
+      ids.push(((await made.json()) as JobStatus).job_id)
+    }
+    const ended = await Promise.all(ids.map((id) => worker.waitFor((entry) => entry.job_id === id && entry.msg === 'job completed', 120_000)))
+    const at = (entry: Record<string, unknown>) => worker.lines.indexOf(entry)
+    const started = ids.map((id) => worker.lines.find((entry) => entry.job_id === id && entry.msg === 'job started')!)
+    const [first, second] = at(started[0]!) < at(started[1]!) ? [0, 1] : [1, 0]
+    // The second started only after the first ended, and was delayed before.
+    expect(at(started[second]!)).toBeGreaterThan(at(ended[first]!))
+    expect(worker.lines.some((entry) => entry.job_id === ids[second] && entry.msg === 'job delayed' && entry.reason === 'TOO_MANY_CONCURRENT_REQUESTS')).toBe(true)
+    expect(worker.lines.some((entry) => entry.job_id === ids[first] && entry.msg === 'job delayed')).toBe(false)
+  }, 180_000)
 
   it('Redis gone: the jobs routes answer 503 SHARED_STORE_UNAVAILABLE at once, and serve again once it is back', async () => {
     await redis.kill()

@@ -15,6 +15,7 @@ import type { Engine } from '../../engine/engine.js'
 import { formatIn, type ParsedSynthesisRequest } from '../../engine/requests.js'
 import { TtsError, type ErrorCode } from '../../errors.js'
 import { parseWith } from '../../validation/parse.js'
+import type { Limiter } from '../limits.js'
 import { clientOptions, closeRedis, connectRedis, loadPeer, unavailable } from '../redis/connection.js'
 import { JobFiles } from './job-files.js'
 import { jobsOptionsSchema, type JobsOptions, type ParsedJobsOptions } from './options.js'
@@ -47,6 +48,15 @@ export interface JobServiceOptions {
   onWarning?: (message: string) => void
   /** Told when this replica's worker starts, resumes or ends a job. */
   log?: (entry: Record<string, unknown>) => void
+  /** The keys' limits (the replicas' shared one): a running job holds a concurrency slot of its key. */
+  limiter?: Limiter
+}
+
+/** The BullMQ errors a processor throws to say where its job goes instead of completing. */
+interface Outcomes {
+  Unrecoverable: new (message: string) => Error
+  Waiting: new () => Error
+  Delayed: new () => Error
 }
 
 type QueuedJob = Job<JobData, Done>
@@ -102,6 +112,7 @@ export class JobService {
     private readonly engine: Promise<Engine<string>>,
     options: ParsedJobsOptions,
     private readonly log: ((entry: Record<string, unknown>) => void) | undefined,
+    private readonly limiter: Limiter | undefined,
   ) {
     this.options = options
     this.files = new JobFiles(options.dir)
@@ -111,9 +122,9 @@ export class JobService {
   }
 
   /** The queue (and this replica's worker, unless `jobs.worker` is false) on the shared Redis. */
-  static async start({ redisUrl, engine, jobs, onWarning, log }: JobServiceOptions): Promise<JobService> {
+  static async start({ redisUrl, engine, jobs, onWarning, log, limiter }: JobServiceOptions): Promise<JobService> {
     const options = parseWith(jobsOptionsSchema, jobs, 'jobs options')
-    const [{ Queue, Worker, UnrecoverableError, WaitingError }, { Redis }] = await loadPeer('bullmq ioredis', 'Jobs', () => Promise.all([import('bullmq'), import('ioredis')]))
+    const [{ Queue, Worker, UnrecoverableError, WaitingError, DelayedError }, { Redis }] = await loadPeer('bullmq ioredis', 'Jobs', () => Promise.all([import('bullmq'), import('ioredis')]))
     await new JobFiles(options.dir).ensure()
     const client = await connectRedis({ url: redisUrl, ...(onWarning && { onWarning }) })
     const queue = new Queue<JobData, Done>(QUEUE_NAME, { connection: client, prefix: options.prefix })
@@ -124,7 +135,7 @@ export class JobService {
       // A worker blocks on Redis waiting for jobs: a connection of its own that queues while Redis is away.
       const connection = new Redis(redisUrl, { ...clientOptions(), enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined })
       connection.on('error', () => {})  // the replica's other client warns that Redis is gone
-      worker = new Worker<JobData, Done>(QUEUE_NAME, (job, token, lost) => service!.run(job, token, lost, UnrecoverableError, WaitingError), {
+      worker = new Worker<JobData, Done>(QUEUE_NAME, (job, token, lost) => service!.run(job, token, lost, { Unrecoverable: UnrecoverableError, Waiting: WaitingError, Delayed: DelayedError }), {
         connection,
         prefix: options.prefix,
         concurrency: options.concurrency,
@@ -140,7 +151,7 @@ export class JobService {
         for (const id of ids) worker!.cancelJob(id, 'lost its lock')
       })
     }
-    service = new JobService(queue, worker, client, Promise.resolve(engine), options, log)
+    service = new JobService(queue, worker, client, Promise.resolve(engine), options, log, limiter)
     void worker?.run().catch(() => {})
     return service
   }
@@ -249,9 +260,32 @@ export class JobService {
   }
 
   /** The worker's processor: one job, from what it has done (its file cut there) to its end. */
-  private async run(job: QueuedJob, token: string | undefined, lost: AbortSignal | undefined, Unrecoverable: new (message: string) => Error, Waiting: new () => Error): Promise<Done> {
+  private async run(job: QueuedJob, token: string | undefined, lost: AbortSignal | undefined, outcomes: Outcomes): Promise<Done> {
     const id = job.id!
-    if (await this.cancelled(id).catch(() => false)) throw new Unrecoverable(CANCELLED)
+    if (await this.cancelled(id).catch(() => false)) throw new outcomes.Unrecoverable(CANCELLED)
+    const release = await this.slot(job, token, outcomes)
+    try {
+      return await this.synthesize(job, token, lost, outcomes)
+    } finally {
+      release?.()
+    }
+  }
+
+  /** A concurrency slot of the job's key; a job whose key has none free waits (delayed) until one is expected to free. */
+  private async slot(job: QueuedJob, token: string | undefined, { Delayed }: Outcomes): Promise<(() => void) | undefined> {
+    if (!this.limiter) return undefined
+    try {
+      return await this.limiter.acquire(job.data.keyId)
+    } catch (error) {
+      const seconds = error instanceof TtsError ? Number(error.extra?.retry_after_seconds ?? 1) : 1
+      this.log?.({ msg: 'job delayed', job_id: job.id, reason: error instanceof TtsError ? error.code : 'INTERNAL_ERROR', seconds })
+      await job.moveToDelayed(Date.now() + seconds * 1000, token)
+      throw new Delayed()
+    }
+  }
+
+  private async synthesize(job: QueuedJob, token: string | undefined, lost: AbortSignal | undefined, { Unrecoverable, Waiting }: Outcomes): Promise<Done> {
+    const id = job.id!
     const done = doneOf(job.progress)
     this.log?.({ msg: done.chunks > 0 ? 'job resumed' : 'job started', job_id: id, from_chunk: done.chunks, from_bytes: done.bytes })
     let finished: Done | undefined
