@@ -107,7 +107,7 @@ export class JobService {
 
   private constructor(
     private readonly queue: Queue<JobData, Done>,
-    private readonly worker: Worker<JobData, Done> | undefined,
+    private readonly worker: { worker: Worker<JobData, Done>; connection: Redis } | undefined,
     private readonly client: Redis,
     private readonly engine: Promise<Engine<string>>,
     options: ParsedJobsOptions,
@@ -130,12 +130,12 @@ export class JobService {
     const queue = new Queue<JobData, Done>(QUEUE_NAME, { connection: client, prefix: options.prefix })
     queue.on('error', () => {})  // the client's own warning says Redis is gone
     let service: JobService | undefined
-    let worker: Worker<JobData, Done> | undefined
+    let running: { worker: Worker<JobData, Done>; connection: Redis } | undefined
     if (options.worker) {
       // A worker blocks on Redis waiting for jobs: a connection of its own that queues while Redis is away.
       const connection = new Redis(redisUrl, { ...clientOptions(), enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined })
       connection.on('error', () => {})  // the replica's other client warns that Redis is gone
-      worker = new Worker<JobData, Done>(QUEUE_NAME, (job, token, lost) => service!.run(job, token, lost, { Unrecoverable: UnrecoverableError, Waiting: WaitingError, Delayed: DelayedError }), {
+      const worker = new Worker<JobData, Done>(QUEUE_NAME, (job, token, lost) => service!.run(job, token, lost, { Unrecoverable: UnrecoverableError, Waiting: WaitingError, Delayed: DelayedError }), {
         connection,
         prefix: options.prefix,
         concurrency: options.concurrency,
@@ -148,15 +148,16 @@ export class JobService {
       worker.on('error', () => {})  // reconnecting: told by the clients' warnings
       // A job whose lock could not be renewed may be another worker's by now: stop writing it.
       worker.on('lockRenewalFailed', (ids) => {
-        for (const id of ids) worker!.cancelJob(id, 'lost its lock')
+        for (const id of ids) worker.cancelJob(id, 'lost its lock')
       })
+      running = { worker, connection }
     }
-    service = new JobService(queue, worker, client, Promise.resolve(engine), options, log, limiter)
-    void worker?.run().catch(() => {})
+    service = new JobService(queue, running, client, Promise.resolve(engine), options, log, limiter)
+    void running?.worker.run().catch(() => {})
     return service
   }
 
-  /** Queues a job of `keyId`; its id. */
+  /** Queues a job of `keyId`; its status. */
   async submit(keyId: string, request: ParsedSynthesisRequest): Promise<JobStatus> {
     const id = randomUUID()
     const format = formatIn(request.output_format, 'wav')
@@ -254,7 +255,8 @@ export class JobService {
   async close(): Promise<void> {
     clearInterval(this.sweeper)
     this.closing.abort(new TtsError('SERVER_CLOSING', 'the server shut down'))
-    await this.worker?.close().catch(() => {})
+    await this.worker?.worker.close().catch(() => {})
+    if (this.worker) await closeRedis(this.worker.connection)
     await this.queue.close().catch(() => {})
     await closeRedis(this.client)
   }
