@@ -21,4 +21,4 @@ $sudo apt-get install -y -qq --no-install-recommends \
   libmp3lame-dev libopus-dev libogg-dev libflac-dev \
   sox flite espeak-ng ffmpeg util-linux mount \
   pocketsphinx pocketsphinx-en-us time python3-numpy python3-onnx \
-  postgresql haproxy chromium
+  postgresql haproxy redis-server chromium

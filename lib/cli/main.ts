@@ -24,6 +24,7 @@ import { packVoiceFor } from './pack-voice.js'
 import { defaultModelsDir } from '../neural/store/home.js'
 import type { PackOptions } from '../neural/options.js'
 import { serve } from './serve.js'
+import { REDIS_URL_ENV } from '../server/redis/connection.js'
 import { LANGUAGES } from '../text/types.js'
 
 const USAGE = `usage:
@@ -42,6 +43,8 @@ const USAGE = `usage:
                 [--cors-origins URL,..] origins whose pages may call the service (default: none)
                 [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
                 [--playground on|off]   the page at /playground (default: on for a loopback host)
+                [--redis-url redis://HOST:PORT]   per-key limits shared by every replica on it (or SVC_TTS_REDIS_URL)
+                [--jobs-dir DIR]        long-form jobs (POST /jobs) on that Redis, their audio in DIR, shared by the replicas
   svc-tts keys create [--name N] [--scopes text_to_speech,voices,tokens,metrics] | list | revoke ID  [--data-dir DIR | --database-url URL]
   ${DICTIONARIES_USAGE.replace('usage: ', '')}
   svc-tts --version
@@ -95,6 +98,8 @@ function parseCommandLine(argv: string[]) {
       'cors-origins': { type: 'string' },
       wyoming: { type: 'string' },
       playground: { type: 'string' },
+      'redis-url': { type: 'string' },
+      'jobs-dir': { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
       dictionary: { type: 'string', multiple: true },
@@ -172,6 +177,9 @@ async function main(argv: string[]): Promise<number> {
     if (!Number.isFinite(drainSeconds) || drainSeconds < 0 || drainSeconds > 600) throw usageError('--drain-seconds must be a number of seconds from 0 to 600')
     // stdout carries serve's log lines, so Wyoming cannot have it.
     if (values.wyoming !== undefined && !/^(tcp|unix):\/\/./.test(values.wyoming)) throw usageError('--wyoming takes tcp://host:port or unix://path')
+    const redisUrl = values['redis-url'] ?? process.env[REDIS_URL_ENV]
+    if (redisUrl !== undefined && !/^rediss?:\/\/./.test(redisUrl)) throw usageError('--redis-url takes redis://host:port (or rediss:// for TLS)')
+    if (values['jobs-dir'] !== undefined && redisUrl === undefined) throw usageError('--jobs-dir needs --redis-url (or SVC_TTS_REDIS_URL): the jobs are queued there')
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
       drainGraceMs: Math.round(drainSeconds * 1000),
@@ -181,6 +189,8 @@ async function main(argv: string[]): Promise<number> {
       ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
       ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
       ...(values.playground !== undefined && { playground: onOff('--playground', values.playground) }),
+      ...(redisUrl !== undefined && { redisUrl }),
+      ...(values['jobs-dir'] !== undefined && { jobsDir: values['jobs-dir'] }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0

@@ -17,6 +17,9 @@ import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
 import { createWyomingServer, type WyomingServer } from '../server/wyoming/server.js'
+import { sharedLimits, type SharedLimits } from '../server/redis/shared-limits.js'
+import { JobService } from '../server/jobs/jobs.js'
+import { jobRoutes } from '../server/jobs/routes.js'
 
 export interface ServeOptions {
   port: number
@@ -41,6 +44,10 @@ export interface ServeOptions {
   corsOrigins?: string[]
   /** A Wyoming server beside the HTTP one, on the same engine (tcp:// or unix://). */
   wyoming?: string
+  /** Per-key limits counted in this Redis, shared with every replica that names it (docs/server.md#redis). */
+  redisUrl?: string
+  /** Long-form jobs (POST /jobs) on the Redis of redisUrl, their audio in this directory every replica shares (docs/server.md#jobs). */
+  jobsDir?: string
 }
 
 function logLine(fields: Record<string, unknown>): void {
@@ -95,20 +102,31 @@ export async function serve(options: ServeOptions): Promise<void> {
     throw error
   }
   const loading = performance.now()
-  const shared = database && { voiceStore: new PostgresVoiceStore(database), dictionaryStore: new PostgresDictionaryStore(database) }
-  const engine = createEngine({ dataDir: options.dataDir, ...shared, ...options.engine })
+  const warn = (message: string) => logLine({ level: 'warn', msg: message })
+  const limits: SharedLimits | undefined = options.redisUrl === undefined ? undefined : await sharedLimits({ url: options.redisUrl, onWarning: warn })
+  const stores = database && { voiceStore: new PostgresVoiceStore(database), dictionaryStore: new PostgresDictionaryStore(database) }
+  const engine = createEngine({ dataDir: options.dataDir, ...stores, ...options.engine })
+  const jobs = options.jobsDir === undefined || options.redisUrl === undefined
+    ? undefined
+    : await JobService.start({ redisUrl: options.redisUrl, engine, jobs: { dir: options.jobsDir }, ...(limits && { limiter: limits.limiter }), onWarning: warn, log: (entry) => logLine({ level: 'info', ...entry }) })
   const playground = options.playground ?? isLoopbackHost(options.host)
   const service = new TtsService({
     engine,
     keys,
     playground,
+    ...(limits && { limiter: limits.limiter }),
+    ...(jobs && { routes: jobRoutes(jobs) }),
     ...(options.dialects && { dialects: options.dialects }),
     ...(options.corsOrigins && { cors: { origins: options.corsOrigins } }),
     tokens: { playgroundKey: playground ? playgroundKey(keys, options.host) : undefined },
     log: (entry: RequestLog) => logLine({ level: 'info', msg: 'request', ...entry }),
   })
-  // The engine, then the database its voices and keys are in.
-  const closeEngine = () => engine.then((loaded) => loaded.close(), () => {}).then(() => database?.close())
+  // The worker first: its running jobs go back to the queue at their last commit, for another replica; then the engine, and the stores.
+  const closeEngine = async () => {
+    await jobs?.close()
+    await Promise.all([engine.then((loaded) => loaded.close(), () => {}), limits?.close()])
+    await database?.close()
+  }
   let running: MountedService
   let operations: OperationsServer | undefined
   let wyoming: WyomingServer | undefined

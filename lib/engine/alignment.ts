@@ -100,6 +100,11 @@ export class AlignmentBuilder {
     return timed
   }
 
+  /** A chunk planned but not spoken (a resumed job's): its words are not timed. */
+  skip(chunk: Chunk): void {
+    this.nextWord = Math.max(this.nextWord, lastWordOf(chunk) + 1)
+  }
+
   private time(through: number, offsetSamples: number): TimedWord[] {
     const toMs = (samples: number) => Math.round(((offsetSamples + samples) * 1000) / this.sampleRate)
     const timed: TimedWord[] = []

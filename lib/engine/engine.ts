@@ -152,6 +152,23 @@ export class Engine<PackModelId extends string = never> {
   }
 
   /**
+   * speak() from planned chunk `firstChunk` on (counted from 0, as speak()'s `endsChunk` counts
+   * them): the chunks before are planned, not synthesised. Each chunk's audio depends on the chunk
+   * alone, so in a raw container the chunks equal speak()'s from that one on, byte for byte: a long
+   * job resumes where its last finished chunk ended. Offsets and word times count from the first
+   * chunk spoken; a compressed container's encoder starts afresh.
+   */
+  async *speakFrom(request: Synthesis<PackModelId>, firstChunk: number, options?: CallOptions): AsyncGenerator<SpeechChunk> {
+    if (!Number.isSafeInteger(firstChunk) || firstChunk < 0) throw new TtsError('INVALID_REQUEST', 'firstChunk must be a whole number of chunks, 0 or more')
+    const scope = this.calls.begin(options)
+    try {
+      yield* this.speech.run(await this.resolveIn(request, 'synthesis', 'raw', scope), scope, firstChunk)
+    } finally {
+      scope.end()
+    }
+  }
+
+  /**
    * A writable speech session: write text as it comes (an LLM's tokens, a chat's messages), read
    * the audio as it is made. `request` is a synthesis request whose `transcript` is optional (it
    * is written at once). Audio and words equal those of the whole text sent in one request.

@@ -92,6 +92,8 @@ export interface SessionSynthesis {
   finished?: () => void
   /** Told of the text written and the audio read (metrics, traces). */
   observer?: SpeechObserver
+  /** Planned chunks not synthesised, from the first: a resumed job's, whose audio was made before. */
+  skipChunks?: number
 }
 
 /** Chunks planned together, the index after the last word they speak, and the flushes they complete. */
@@ -140,6 +142,10 @@ export class WritableSpeechSession implements SpeechSession {
   private readonly planned: Take[] = []
   /** The session's native stream (in a slot the canceller can hold), made with the first take. */
   private readonly native: NativeStreamSlot = {}
+  /** Chunks planned so far (skipped ones included). */
+  private chunksPlanned = 0
+  /** The last chunk skipped and not yet told to the alignment. */
+  private skippedLast: Chunk | undefined
   private streamEnded = false
   /** Chunks on the native stream not yet read, in order: the first is being read. */
   private readonly queued: QueuedChunk[] = []
@@ -335,7 +341,17 @@ export class WritableSpeechSession implements SpeechSession {
   }
 
   /** Appends a take's chunks to the native stream (starting it with the first), which synthesises them at once. */
-  private handOver({ chunks, wordsEnd, flushes }: Take): void {
+  private handOver(take: Take): void {
+    const skip = Math.max(0, Math.min(take.chunks.length, (this.synthesis.skipChunks ?? 0) - this.chunksPlanned))
+    this.chunksPlanned += take.chunks.length
+    if (skip > 0) {
+      // Their edges still shape the first chunk spoken after them.
+      this.previousChunk = take.chunks[skip - 1]
+      this.skippedLast = this.previousChunk
+      if (skip === take.chunks.length) return
+    }
+    const { wordsEnd, flushes } = take
+    const chunks = take.chunks.slice(skip)
     const plans = chunks.map((chunk, index): RenderedChunkPlan => {
       const previous = index > 0 ? chunks[index - 1] : this.previousChunk
       const plan = {
@@ -424,6 +440,8 @@ export class WritableSpeechSession implements SpeechSession {
           else if (this.flushesDone + this.flushesPlanning > 0) yield this.flushedNow(offsetSamples, this.flushesPlanning)
           return
         }
+        if (this.skippedLast) alignment.skip(this.skippedLast)
+        this.skippedLast = undefined
         const chunkOffset = offsetSamples
         // A chunk's audio comes in stretches as the backend makes it, each with the words it completes.
         let spoke = false

@@ -84,7 +84,7 @@ export class Speech {
    * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
    * whole as it is planned (it has something to say, and not too much).
    */
-  session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void }): SpeechSession {
+  session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void; skipChunks?: number }): SpeechSession {
     const plan = nativePlan(resolved, this.packVoices, this.limits)  // a voice that cannot be rendered fails here
     const voices = new Map<string, StoredVoice>()
     const { format } = resolved
@@ -120,6 +120,7 @@ export class Speech {
         },
         prepare: (chunks) => this.prepareVoices(chunks, voices, scope.signal),
         ...(how.onFinish && { finished: how.onFinish }),
+        ...(how.skipChunks && { skipChunks: how.skipChunks }),
         observer: observeSession({ model: resolved.model.id, voiceType: resolved.voice.record.voice_type, format: formatLabel(format) }),
       },
       scope,
@@ -127,10 +128,10 @@ export class Speech {
     return encoder ? new EncodedSpeechSession(session, encoder) : session
   }
 
-  /** The request's transcript spoken, chunk by chunk. */
-  async *run(resolved: ResolvedRequest, scope: CallScope): AsyncGenerator<SpeechChunk> {
+  /** The request's transcript spoken, chunk by chunk (after the first `skipChunks` planned chunks). */
+  async *run(resolved: ResolvedRequest, scope: CallScope, skipChunks = 0): AsyncGenerator<SpeechChunk> {
     scope.throwIfAborted()
-    const session = this.session(resolved, scope, { whole: true })
+    const session = this.session(resolved, scope, { whole: true, skipChunks })
     session.write(resolved.transcript)
     session.end()
     yield* session

@@ -22,7 +22,8 @@ export interface Hub {
 }
 
 export function hubOf(options: HubOptions = {}): Hub {
-  const endpoint = (options.endpoint ?? process.env.HF_ENDPOINT ?? DEFAULT_ENDPOINT).replace(/\/+$/, '')
+  let endpoint = options.endpoint ?? process.env.HF_ENDPOINT ?? DEFAULT_ENDPOINT
+  while (endpoint.endsWith('/')) endpoint = endpoint.slice(0, -1)
   const token = options.token ?? (process.env.HF_TOKEN || undefined)
   return { endpoint, token }
 }

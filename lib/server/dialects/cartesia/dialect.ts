@@ -37,6 +37,7 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   VERSION_NOT_FOUND: 'Version not found',
   ROUTE_NOT_FOUND: 'Not found',
   CONTEXT_NOT_FOUND: 'Context not found',
+  JOB_NOT_FOUND: 'Not found',
   IDLE_TIMEOUT: 'Idle timeout',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   TOO_MANY_CONCURRENT_REQUESTS: 'Concurrency limit exceeded',

@@ -34,6 +34,7 @@ export const ELEVENLABS_STATUS: Readonly<Record<ErrorCode, string>> = {
   VERSION_NOT_FOUND: 'version_not_found',
   ROUTE_NOT_FOUND: 'not_found',
   CONTEXT_NOT_FOUND: 'context_not_found',
+  JOB_NOT_FOUND: 'not_found',
   IDLE_TIMEOUT: 'input_timeout_exceeded',
   PAYLOAD_TOO_LARGE: 'payload_too_large',
   TOO_MANY_CONCURRENT_REQUESTS: 'too_many_concurrent_requests',

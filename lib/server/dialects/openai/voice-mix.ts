@@ -8,10 +8,18 @@ import type { VoiceSelector } from '../../../engine/requests.js'
 import { packVoiceId } from '../../../neural/voices.js'
 import { resolveVoice } from './voices.js'
 
-const WEIGHTED = /^(.+?)\s*\(\s*(\d+(?:\.\d+)?)\s*\)$/
+const WEIGHT = /^\d+(?:\.\d+)?$/
+
+/** `name(2)` as its name and weight; undefined for a part without a trailing weight. */
+function weighted(part: string): { name: string; weight: number } | undefined {
+  const open = part.lastIndexOf('(')
+  if (open <= 0 || !part.endsWith(')')) return undefined
+  const weight = part.slice(open + 1, -1).trim()
+  return WEIGHT.test(weight) ? { name: part.slice(0, open).trim(), weight: Number(weight) } : undefined
+}
 
 function isMix(voice: string): boolean {
-  return voice.includes('+') || WEIGHTED.test(voice)
+  return voice.includes('+') || weighted(voice.trim()) !== undefined
 }
 
 export async function voiceSelectorOf(engine: Engine<string>, voice: string | { id: string }, modelId: string, table: ReadonlyMap<string, string>): Promise<VoiceSelector> {
@@ -19,11 +27,11 @@ export async function voiceSelectorOf(engine: Engine<string>, voice: string | { 
   const pack = engine.models.get(modelId).pack
   const voices = []
   for (const part of voice.split('+')) {
-    const weighted = WEIGHTED.exec(part.trim())
-    const name = (weighted?.[1] ?? part).trim()
+    const parsed = weighted(part.trim())
+    const name = parsed?.name ?? part.trim()
     const speaker = pack?.speakers.find((s) => s.name === name)
     const id = pack && speaker ? packVoiceId(pack, speaker.name) : await resolveVoice(engine, name, table)
-    voices.push({ id, weight: weighted ? Number(weighted[2]) : 1 })
+    voices.push({ id, weight: parsed?.weight ?? 1 })
   }
   return { mode: 'mix', voices }
 }
