@@ -9,23 +9,14 @@ import { randomUUID } from 'node:crypto'
 import type { PoolClient } from 'pg'
 import { TtsError } from '../errors.js'
 import type { SharedDatabase } from '../postgres/database.js'
-import type { Language } from '../text/types.js'
 import { PREDEFINED_VOICES } from './predefined.js'
+import { readOnly, voiceFromRow, type VoiceRow } from './voice-rows.js'
 import { checkQuota } from './quota.js'
 import { DEFAULT_LIST_LIMIT } from './sqlite-store.js'
 import type { ListVoicesOptions, NewVoice, StoredVoice, VoicePage, VoicePatch, VoiceQuota, VoiceSample, VoiceStore, VoiceUsage } from './types.js'
 
-interface VoiceRow {
+interface Row extends VoiceRow {
   seq: string
-  voice_id: string
-  name: string
-  description: string
-  language: string
-  gender: string
-  created_at: string
-  updated_at: string
-  rendering: string
-  analysis: string
 }
 
 /** Where a page ends: an index into the predefined voices, or the seq of a cloned voice. */
@@ -33,27 +24,6 @@ type Position = { predefined: number } | { seq: string }
 
 /** The lock that serialises an owner's new voices across replicas (the quota check and the insert). */
 const OWNER_LOCK = 'svc_tts_voice_owner:'
-
-function fromRow(row: VoiceRow): StoredVoice {
-  return {
-    record: {
-      voice_id: row.voice_id,
-      voice_type: 'CUSTOM',
-      name: row.name,
-      description: row.description,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      language: row.language as Language,
-      gender: row.gender as 'Male' | 'Female',
-    },
-    rendering: JSON.parse(row.rendering) as StoredVoice['rendering'],
-    analysis: JSON.parse(row.analysis) as StoredVoice['analysis'],
-  }
-}
-
-function readOnly(voice: StoredVoice): TtsError {
-  return new TtsError('VOICE_READ_ONLY', `voice '${voice.record.name}' is predefined: it cannot be changed or deleted`)
-}
 
 export class PostgresVoiceStore implements VoiceStore {
   private readonly predefined = new Map(PREDEFINED_VOICES.map((v) => [v.record.voice_id, v]))
@@ -76,12 +46,12 @@ export class PostgresVoiceStore implements VoiceStore {
     }
     if (voice_type !== 'PREDEFINED' && picked.length < wanted) {
       const from = after !== undefined && 'seq' in after ? after.seq : '0'
-      const rows = await this.database.query<VoiceRow>(
+      const rows = await this.database.query<Row>(
         `SELECT * FROM voices WHERE seq > $1 AND ($2::text IS NULL OR language = $2) AND ($3::text IS NULL OR gender = $3)
          ORDER BY seq LIMIT $4`,
         [from, language ?? null, gender ?? null, wanted - picked.length],
       )
-      for (const row of rows) picked.push({ voice: fromRow(row) })
+      for (const row of rows) picked.push({ voice: voiceFromRow(row) })
     }
     const page = picked.slice(0, limit)
     return { voices: page.map((p) => p.voice.record), next_cursor: picked.length > limit ? page[page.length - 1]!.voice.record.voice_id : null }
@@ -99,13 +69,13 @@ export class PostgresVoiceStore implements VoiceStore {
   async get(voiceId: string): Promise<StoredVoice | undefined> {
     const predefined = this.predefined.get(voiceId)
     if (predefined) return predefined
-    const [row] = await this.database.query<VoiceRow>('SELECT * FROM voices WHERE voice_id = $1', [voiceId])
-    return row && fromRow(row)
+    const [row] = await this.database.query<Row>('SELECT * FROM voices WHERE voice_id = $1', [voiceId])
+    return row && voiceFromRow(row)
   }
 
   async getMany(voiceIds: readonly string[]): Promise<StoredVoice[]> {
     const stored = new Map(
-      (await this.database.query<VoiceRow>('SELECT * FROM voices WHERE voice_id = ANY($1::text[])', [voiceIds.filter((id) => !this.predefined.has(id))])).map((row) => [row.voice_id, fromRow(row)]),
+      (await this.database.query<Row>('SELECT * FROM voices WHERE voice_id = ANY($1::text[])', [voiceIds.filter((id) => !this.predefined.has(id))])).map((row) => [row.voice_id, voiceFromRow(row)]),
     )
     return voiceIds.flatMap((id) => {
       const voice = this.predefined.get(id) ?? stored.get(id)
@@ -138,13 +108,13 @@ export class PostgresVoiceStore implements VoiceStore {
   async update(voiceId: string, patch: VoicePatch): Promise<StoredVoice | undefined> {
     const predefined = this.predefined.get(voiceId)
     if (predefined) throw readOnly(predefined)
-    const rows = await this.database.query<VoiceRow>(
+    const rows = await this.database.query<Row>(
       `UPDATE voices SET name = coalesce($2, name), description = coalesce($3, description),
          language = coalesce($4, language), gender = coalesce($5, gender), updated_at = $6
        WHERE voice_id = $1 RETURNING *`,
       [voiceId, patch.name ?? null, patch.description ?? null, patch.language ?? null, patch.gender ?? null, new Date().toISOString()],
     )
-    return rows[0] && fromRow(rows[0])
+    return rows[0] && voiceFromRow(rows[0])
   }
 
   async delete(voiceId: string): Promise<boolean> {

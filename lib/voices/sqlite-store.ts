@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { TtsError } from '../errors.js'
-import type { Language } from '../text/types.js'
 import { PREDEFINED_VOICES } from './predefined.js'
+import { readOnly, voiceFromRow, type VoiceRow } from './voice-rows.js'
 import { checkQuota } from './quota.js'
 import { VoiceDatabase } from './sqlite-database.js'
 import type {
@@ -23,42 +23,12 @@ import type {
 
 export const DEFAULT_LIST_LIMIT = 20
 
-interface VoiceRow {
+interface Row extends VoiceRow {
   seq: number
-  voice_id: string
-  name: string
-  description: string
-  language: string
-  gender: string
-  created_at: string
-  updated_at: string
-  rendering: string
-  analysis: string
 }
 
 /** Where a page ends: an index into the predefined voices, or the seq of a cloned voice. */
 type Position = { predefined: number } | { seq: number }
-
-function fromRow(row: VoiceRow): StoredVoice {
-  return {
-    record: {
-      voice_id: row.voice_id,
-      voice_type: 'CUSTOM',
-      name: row.name,
-      description: row.description,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      language: row.language as Language,
-      gender: row.gender as 'Male' | 'Female',
-    },
-    rendering: JSON.parse(row.rendering) as StoredVoice['rendering'],
-    analysis: JSON.parse(row.analysis) as StoredVoice['analysis'],
-  }
-}
-
-function readOnly(voice: StoredVoice): TtsError {
-  return new TtsError('VOICE_READ_ONLY', `voice '${voice.record.name}' is predefined: it cannot be changed or deleted`)
-}
 
 export class SqliteVoiceStore implements VoiceStore {
   private opened: VoiceDatabase | undefined
@@ -119,8 +89,8 @@ export class SqliteVoiceStore implements VoiceStore {
           language: language ?? null,
           gender: gender ?? null,
           limit: wanted - picked.length,
-        }) as VoiceRow[])
-      for (const row of rows) picked.push({ voice: fromRow(row), position: { seq: row.seq } })
+        }) as Row[])
+      for (const row of rows) picked.push({ voice: voiceFromRow(row), position: { seq: row.seq } })
     }
 
     const page = picked.slice(0, limit)
@@ -145,8 +115,8 @@ export class SqliteVoiceStore implements VoiceStore {
     const predefined = this.predefined.get(voiceId)
     if (predefined) return predefined
     const stored = this.stored
-    const row = await stored?.read(() => stored.db.prepare('SELECT * FROM voices WHERE voice_id = ?').get(voiceId) as VoiceRow | undefined)
-    return row && fromRow(row)
+    const row = await stored?.read(() => stored.db.prepare('SELECT * FROM voices WHERE voice_id = ?').get(voiceId) as Row | undefined)
+    return row && voiceFromRow(row)
   }
 
   async getMany(voiceIds: readonly string[]): Promise<StoredVoice[]> {

@@ -6,10 +6,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { freePort } from './ports.js'
 
 export interface PostgresServer {
   /** postgres://svc@127.0.0.1:PORT/svc */
@@ -26,14 +26,6 @@ export interface PostgresServer {
 function binaries(): string {
   const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))
   return `/usr/lib/postgresql/${versions[0]}/bin`
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 const asRoot = process.getuid?.() === 0

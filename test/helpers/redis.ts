@@ -1,9 +1,9 @@
 /** A redis-server of the test's own, on a free loopback port, its files in a temporary folder. */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from './ports.js'
 
 export interface RedisServer {
   url: string
@@ -16,14 +16,6 @@ export interface RedisServer {
   resume(): void
   /** Stops it and removes its folder. */
   stop(): Promise<void>
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 /** Resolves once the server says it accepts connections; rejects if it exits or takes over 10 s. */

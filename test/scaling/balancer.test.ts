@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -11,19 +10,12 @@ import { startBalancer, type Balancer } from '../helpers/haproxy.js'
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js'
 import { MP3_SAMPLE } from '../helpers/samples.js'
 import { serveListening, type Listening } from '../helpers/served.js'
+import { freePort } from '../helpers/ports.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
 const short = JSON.stringify({ model_id: 'svc_flash_v1.5', transcript: 'The birch canoe slid on the smooth planks.', voice: { mode: 'id', id: voiceId('Sarah') } })
 const long = JSON.stringify({ model_id: 'svc_pro_v1.0', transcript: 'Glue the sheet to the dark blue background. It is easy to tell the depth of a well. '.repeat(8), voice: { mode: 'id', id: voiceId('Kal') } })
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 interface Replica {
   name: 'a' | 'b'

@@ -5,19 +5,10 @@
  * to every replica, which drops what it kept of that dictionary.
  */
 import { EVERY_TOPIC, type SharedDatabase } from '../../postgres/database.js'
+import { dictionaryFromRow, type DictionaryRow } from './rows.js'
 import type { Dictionary, DictionaryStore, DictionarySummary } from './types.js'
 
 const DELETED = 'dictionary-deleted:'
-
-interface Row {
-  dictionary_id: string
-  version: number
-  name: string
-  rules: string
-  created_at: string
-}
-
-const fromRow = (row: Row): Dictionary => ({ ...row, rules: JSON.parse(row.rules) as Dictionary['rules'] })
 
 export class PostgresDictionaryStore implements DictionaryStore {
   /** `database` stays its owner's to close. */
@@ -36,9 +27,9 @@ export class PostgresDictionaryStore implements DictionaryStore {
 
   async get(dictionaryId: string, version?: number): Promise<Dictionary | undefined> {
     const [row] = version === undefined
-      ? await this.database.query<Row>('SELECT * FROM dictionaries WHERE dictionary_id = $1 ORDER BY version DESC LIMIT 1', [dictionaryId])
-      : await this.database.query<Row>('SELECT * FROM dictionaries WHERE dictionary_id = $1 AND version = $2', [dictionaryId, version])
-    return row && fromRow(row)
+      ? await this.database.query<DictionaryRow>('SELECT * FROM dictionaries WHERE dictionary_id = $1 ORDER BY version DESC LIMIT 1', [dictionaryId])
+      : await this.database.query<DictionaryRow>('SELECT * FROM dictionaries WHERE dictionary_id = $1 AND version = $2', [dictionaryId, version])
+    return row && dictionaryFromRow(row)
   }
 
   addVersion(dictionary: Omit<Dictionary, 'version'>, requireExisting: boolean): Promise<Dictionary | undefined> {

@@ -1,16 +1,7 @@
 /** Dictionaries in the voice library's SQLite file (its own connection: WAL lets both write in turn). */
 import { VoiceDatabase } from '../sqlite-database.js'
+import { dictionaryFromRow, type DictionaryRow } from './rows.js'
 import type { Dictionary, DictionaryStore, DictionarySummary } from './types.js'
-
-interface Row {
-  dictionary_id: string
-  version: number
-  name: string
-  rules: string
-  created_at: string
-}
-
-const fromRow = (row: Row): Dictionary => ({ ...row, rules: JSON.parse(row.rules) as Dictionary['rules'] })
 
 export class SqliteDictionaryStore implements DictionaryStore {
   private opened: VoiceDatabase | undefined
@@ -40,8 +31,8 @@ export class SqliteDictionaryStore implements DictionaryStore {
     return this.database.read(() => {
       const row = (version === undefined
         ? this.database.db.prepare('SELECT * FROM dictionaries WHERE dictionary_id = ? ORDER BY version DESC LIMIT 1').get(dictionaryId)
-        : this.database.db.prepare('SELECT * FROM dictionaries WHERE dictionary_id = ? AND version = ?').get(dictionaryId, version)) as Row | undefined
-      return row && fromRow(row)
+        : this.database.db.prepare('SELECT * FROM dictionaries WHERE dictionary_id = ? AND version = ?').get(dictionaryId, version)) as DictionaryRow | undefined
+      return row && dictionaryFromRow(row)
     })
   }
 
