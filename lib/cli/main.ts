@@ -10,6 +10,8 @@ import { createEngine } from '../engine/create.js'
 import { TtsError } from '../errors.js'
 import { DICTIONARIES_USAGE, dictionaryLocator, manageDictionaries } from './dictionaries.js'
 import { asCliError, exitCodeOf, usageError } from './exit.js'
+import { limitsSchema, type LimitOptions } from '../server/limits.js'
+import { parseWith } from '../validation/parse.js'
 import { listModels, listVoices } from './lists.js'
 import { say } from './say.js'
 import { textSource } from './text.js'
@@ -43,6 +45,8 @@ const USAGE = `usage:
                 [--cors-origins URL,..] origins whose pages may call the service (default: none)
                 [--wyoming tcp://127.0.0.1:10200|unix://PATH]   Home Assistant's Wyoming protocol beside HTTP
                 [--playground on|off]   the page at /playground (default: on for a loopback host)
+                [--limits name=N,...]   every key's limits: concurrentRequests, concurrentUploads, requestsPerWindow,
+                                        windowSeconds, charactersPerPeriod, periodSeconds (docs/server.md#limits)
                 [--redis-url redis://HOST:PORT]   per-key limits shared by every replica on it (or SVC_TTS_REDIS_URL)
                 [--jobs-dir DIR]        long-form jobs (POST /jobs) on that Redis, their audio in DIR, shared by the replicas
   svc-tts keys create [--name N] [--scopes text_to_speech,voices,tokens,metrics] | list | revoke ID  [--data-dir DIR | --database-url URL]
@@ -99,6 +103,7 @@ function parseCommandLine(argv: string[]) {
       wyoming: { type: 'string' },
       playground: { type: 'string' },
       'redis-url': { type: 'string' },
+      limits: { type: 'string' },
       'jobs-dir': { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
@@ -108,6 +113,20 @@ function parseCommandLine(argv: string[]) {
       version: { type: 'boolean', short: 'v' },
     },
   })
+}
+
+/** `--limits concurrentRequests=2,charactersPerPeriod=1000`: checked as the service checks its `limits` option. */
+function limitsOf(list: string): LimitOptions {
+  const entries = list.split(',').map((pair) => pair.split('=').map((part) => part.trim()))
+  const malformed = entries.filter((entry) => entry.length !== 2 || entry[1] === '' || !Number.isFinite(Number(entry[1])))
+  if (malformed.length > 0) throw usageError(`--limits takes name=number pairs, comma-separated; not: ${malformed.map((entry) => entry.join('=')).join(', ')}`)
+  const limits = Object.fromEntries(entries.map(([name, value]) => [name, Number(value)]))
+  try {
+    parseWith(limitsSchema, limits, '--limits')
+  } catch (error) {
+    throw usageError((error as Error).message)
+  }
+  return limits as LimitOptions
 }
 
 function portOf(value: string, flag: string): number {
@@ -190,6 +209,7 @@ async function main(argv: string[]): Promise<number> {
       ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
       ...(values.playground !== undefined && { playground: onOff('--playground', values.playground) }),
       ...(redisUrl !== undefined && { redisUrl }),
+      ...(values.limits !== undefined && { limits: limitsOf(values.limits) }),
       ...(values['jobs-dir'] !== undefined && { jobsDir: values['jobs-dir'] }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })

@@ -17,6 +17,7 @@ import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
 import { createWyomingServer, type WyomingServer } from '../server/wyoming/server.js'
+import type { LimitOptions } from '../server/limits.js'
 import { sharedLimits, type SharedLimits } from '../server/redis/shared-limits.js'
 import { JobService } from '../server/jobs/jobs.js'
 import { jobRoutes } from '../server/jobs/routes.js'
@@ -44,6 +45,8 @@ export interface ServeOptions {
   corsOrigins?: string[]
   /** A Wyoming server beside the HTTP one, on the same engine (tcp:// or unix://). */
   wyoming?: string
+  /** Every key's limits (concurrentRequests, requestsPerWindow, charactersPerPeriod, ...), in memory or in Redis. */
+  limits?: LimitOptions
   /** Per-key limits counted in this Redis, shared with every replica that names it (docs/server.md#redis). */
   redisUrl?: string
   /** Long-form jobs (POST /jobs) on the Redis of redisUrl, their audio in this directory every replica shares (docs/server.md#jobs). */
@@ -103,7 +106,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   const loading = performance.now()
   const warn = (message: string) => logLine({ level: 'warn', msg: message })
-  const limits: SharedLimits | undefined = options.redisUrl === undefined ? undefined : await sharedLimits({ url: options.redisUrl, onWarning: warn })
+  const limits: SharedLimits | undefined = options.redisUrl === undefined ? undefined : await sharedLimits({ url: options.redisUrl, onWarning: warn }, { ...(options.limits && { limits: options.limits }) })
   const stores = database && { voiceStore: new PostgresVoiceStore(database), dictionaryStore: new PostgresDictionaryStore(database) }
   const engine = createEngine({ dataDir: options.dataDir, ...stores, ...options.engine })
   const jobs = options.jobsDir === undefined || options.redisUrl === undefined
@@ -114,7 +117,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     engine,
     keys,
     playground,
-    ...(limits && { limiter: limits.limiter }),
+    ...(limits ? { limiter: limits.limiter } : options.limits && { limits: options.limits }),
     ...(jobs && { routes: jobRoutes(jobs) }),
     ...(options.dialects && { dialects: options.dialects }),
     ...(options.corsOrigins && { cors: { origins: options.corsOrigins } }),

@@ -8,11 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { voiceId } from '../helpers/engine.js'
 import { startBalancer, type Balancer } from '../helpers/haproxy.js'
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js'
+import { startRedis, type RedisServer } from '../helpers/redis.js'
 import { MP3_SAMPLE } from '../helpers/samples.js'
 import { serveListening, type Listening } from '../helpers/served.js'
 import { freePort } from '../helpers/ports.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
+/** Every key's limits on both replicas, counted in their one Redis. */
+const CONCURRENT = 8
+const CHARACTERS = 20_000
 const run = promisify(execFile)
 const short = JSON.stringify({ model_id: 'svc_flash_v1.5', transcript: 'The birch canoe slid on the smooth planks.', voice: { mode: 'id', id: voiceId('Sarah') } })
 const long = JSON.stringify({ model_id: 'svc_pro_v1.0', transcript: 'Glue the sheet to the dark blue background. It is easy to tell the depth of a well. '.repeat(8), voice: { mode: 'id', id: voiceId('Kal') } })
@@ -25,12 +29,16 @@ interface Replica {
 }
 
 let postgres: PostgresServer
+let redis: RedisServer
 let balancer: Balancer
 let key: string
 const replicas: Replica[] = []
 
 async function startReplica(replica: Replica): Promise<void> {
-  replica.process = await serveListening(replica.dataDir, 'standalone', { env: { SVC_TTS_DATABASE_URL: postgres.url }, args: ['--port', String(replica.port), '--drain-seconds', '1'] })
+  replica.process = await serveListening(replica.dataDir, 'standalone', {
+    env: { SVC_TTS_DATABASE_URL: postgres.url, SVC_TTS_REDIS_URL: redis.url },
+    args: ['--port', String(replica.port), '--drain-seconds', '1', '--limits', `concurrentRequests=${CONCURRENT},charactersPerPeriod=${CHARACTERS}`],
+  })
 }
 
 /** One request through the balancer: its status, and the replica that served it. */
@@ -55,6 +63,7 @@ async function untilServing(name: string): Promise<void> {
 
 beforeAll(async () => {
   postgres = await startPostgres()
+  redis = await startRedis()
   key = (await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'balanced', '--database-url', postgres.url], { cwd: root })).stdout.trim()
   for (const name of ['a', 'b'] as const) replicas.push({ name, port: await freePort(), dataDir: mkdtempSync(path.join(tmpdir(), `svc-tts-replica-${name}-`)) })
   await Promise.all(replicas.map(startReplica))
@@ -67,9 +76,36 @@ afterAll(async () => {
   await balancer?.stop()
   for (const replica of replicas) await replica.process?.stop(15_000)
   await postgres?.remove()
+  await redis?.stop()
 })
 
 describe('svc-tts replicas behind haproxy (deploy/haproxy/svc-tts.cfg)', () => {
+  it('hold a key to its limits across both replicas: N+1 simultaneous requests get exactly one 429, and a characters-per-period limit holds', async () => {
+    const held = await Promise.all(
+      Array.from({ length: CONCURRENT + 1 }, async () => {
+        const response = await fetch(`${balancer.url}/text_to_speech/streaming`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: long })
+        const reader = response.body!.getReader()
+        if (response.status === 200) await reader.read()  // in flight, holding its slot
+        return { status: response.status, replica: response.headers.get('x-svc-tts-replica'), reader }
+      }),
+    )
+    expect(held.map((h) => h.status).sort()).toEqual([...Array(CONCURRENT).fill(200), 429])
+    expect(new Set(held.filter((h) => h.status === 200).map((h) => h.replica))).toEqual(new Set(['a', 'b']))
+    for (const { reader } of held) await reader.cancel()
+
+    // A key of its own, so that the other tests' traffic is not in its budget: 1000 characters a request, to each replica in turn.
+    const other = (await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'budget', '--database-url', postgres.url], { cwd: root })).stdout.trim()
+    const transcript = 'The birch canoe slid on the smooth planks. '.repeat(24).slice(0, 1000)
+    const statuses: string[] = []
+    for (let i = 0; i < CHARACTERS / 1000 + 1; i++) {
+      const replica = replicas[i % 2]!
+      const response = await fetch(`http://127.0.0.1:${replica.port}/text_to_speech`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': other }, body: JSON.stringify({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') } }) })
+      statuses.push(response.status === 200 ? '200' : `${response.status} ${((await response.json()) as { error_code: string }).error_code}`)
+      if (response.status === 200) await response.arrayBuffer()
+    }
+    expect(statuses).toEqual([...Array(CHARACTERS / 1000).fill('200'), '429 USAGE_LIMIT_EXCEEDED'])
+  }, 120_000)
+
   it('a rolling restart under a steady 20 requests a second loses no request', async () => {
     const results: Promise<{ status: number; replica: string | null; bytes: number }>[] = []
     let loading = true

@@ -90,6 +90,18 @@ describe('svc-tts serve --dialects', () => {
   }, 60_000)
 })
 
+describe('svc-tts serve --limits', () => {
+  it('holds every key to the limits given, and refuses a malformed or unknown one before starting', async () => {
+    const key = 'sk_test_limits_key_0123456789abcdef012345'
+    const served = await serveListening(mkdtempSync(path.join(tmpdir(), 'svc-tts-limits-')), 'standalone', { env: { SVC_TTS_API_KEYS: key }, args: ['--limits', 'requestsPerWindow=2,windowSeconds=60'] })
+    const list = () => fetch(`${served.url}/voices`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{"limit":1}' }).then(async (r) => [r.status, r.status === 200 ? undefined : ((await r.json()) as { error_code: string }).error_code])
+    expect([await list(), await list(), await list()]).toEqual([[200, undefined], [200, undefined], [429, 'RATE_LIMIT_EXCEEDED']])
+    expect(await served.stop()).toBe(0)
+    await expect(cli('serve', '--limits', 'concurrentRequests=many')).rejects.toThrow(/--limits takes name=number pairs.*concurrentRequests=many/)
+    await expect(cli('serve', '--limits', 'concurentRequests=2')).rejects.toThrow(/concurentRequests/)
+  }, 60_000)
+})
+
 describe('svc-tts keys', () => {
   it('creates, lists and revokes keys, storing only hashes', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-tts-keys-'))
