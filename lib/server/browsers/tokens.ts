@@ -63,7 +63,8 @@ export class TokenIssuer {
     const asked = bound ? ['text_to_speech' as const] : (request.scopes ?? TOKEN_SCOPES)
     const scopes = asked.filter((scope) => principal.scopes.includes(scope))
     if (scopes.length === 0) throw new TtsError('INVALID_API_KEY', `the API key has none of the scopes asked (${asked.join(', ')})`)
-    const expires = Math.floor(now / 1000) + (request.expires_in_seconds ?? DEFAULT_TOKEN_SECONDS)
+    // Rounded up to the second: a token lives at least as long as asked, never up to a second less.
+    const expires = Math.ceil(now / 1000) + (request.expires_in_seconds ?? DEFAULT_TOKEN_SECONDS)
     const claims: Claims = { k: principal.keyId, s: scopes, e: expires, ...(request.voice_id && { v: request.voice_id }), ...(request.model_id && { m: request.model_id }), n: randomBytes(9).toString('base64url') }
     const body = `${TOKEN_PREFIX}${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
     return {
@@ -79,9 +80,12 @@ export class TokenIssuer {
   verify(token: string, now = Date.now()): Principal {
     const dot = token.lastIndexOf('.')
     const body = token.slice(0, dot)
-    const signature = Buffer.from(token.slice(dot + 1), 'base64url')
+    const written = token.slice(dot + 1)
+    const signature = Buffer.from(written, 'base64url')
     const expected = this.sign(body)
-    if (dot < 0 || signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw new TtsError('INVALID_API_KEY', 'the token is not valid')
+    // Only the one spelling of the signature: base64url's last character has bits a decoder drops, so another spelling would decode the same.
+    const canonical = signature.toString('base64url') === written
+    if (dot < 0 || !canonical || signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw new TtsError('INVALID_API_KEY', 'the token is not valid')
     const claims = this.claims(body)
     if (claims.e * 1000 <= now) throw new TtsError('INVALID_API_KEY', 'the token has expired')
     const key = this.keys.principal(claims.k)
