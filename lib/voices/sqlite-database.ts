@@ -1,8 +1,9 @@
 /**
  * The voice library's SQLite file, opened so that the server never stalls or fails on it:
  * - it is readable by its owner only (it holds people's recordings);
- * - another process holding its write lock is waited for off the event loop (busy_timeout is 0:
- *   SQLite's own wait would block the event loop), up to a deadline, then VOICE_LIBRARY_BUSY;
+ * - another process holding its write lock is waited for off the event loop (busy_timeout is 0 once
+ *   the file is open: SQLite's own wait would block the event loop), up to a deadline, then
+ *   VOICE_LIBRARY_BUSY;
  * - a full disk is STORAGE_FULL, and a reserve file set aside at open is given up so that a delete,
  *   the way to make room, still goes through;
  * - a file that cannot be opened for writing (a full disk after a crash, a read-only mount) opens
@@ -56,6 +57,8 @@ const BUSY_DEADLINE_MS = 5000
 const RESERVE_BYTES = 4 * 1024 * 1024
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** What a synchronous pause at open waits on. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4))
 
 function sqliteCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code
@@ -151,8 +154,30 @@ export class VoiceDatabase {
     if (this.db.open) this.db.close()
   }
 
+  /**
+   * Only a file being created or migrated takes a lock here (once per file and schema version): two
+   * processes starting on one new data directory wait for each other, briefly and at open, instead
+   * of failing. SQLite's busy handler covers most of those waits; the switch to WAL can still be
+   * refused at once (SQLite's guard against two connections each waiting for the other), so the
+   * whole setup is tried again.
+   */
   private configure(db: Database.Database): Database.Database {
+    const deadline = performance.now() + BUSY_DEADLINE_MS
+    db.pragma(`busy_timeout = ${BUSY_DEADLINE_MS}`)
+    for (;;) {
+      try {
+        this.setUp(db)
+        break
+      } catch (error) {
+        if (!isBusy(error) || performance.now() > deadline) throw error
+      }
+      Atomics.wait(PAUSE, 0, 0, 5 + Math.random() * 20)
+    }
     db.pragma('busy_timeout = 0')
+    return db
+  }
+
+  private setUp(db: Database.Database): void {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = FULL')  // an acknowledged voice survives a crash or power loss
     db.pragma('foreign_keys = ON')
@@ -162,11 +187,11 @@ export class VoiceDatabase {
     }
     if (version < MIGRATIONS.length) {
       db.transaction(() => {
-        for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!)
+        const current = db.pragma('user_version', { simple: true }) as number  // another process may have migrated meanwhile
+        for (let v = current; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!)
         db.pragma(`user_version = ${MIGRATIONS.length}`)
       }).immediate()
     }
-    return db
   }
 
   private async withRetries<T>(operation: () => T): Promise<T> {

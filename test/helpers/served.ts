@@ -9,6 +9,8 @@ const root = path.resolve(import.meta.dirname, '../..')
 export interface Served {
   child: ChildProcess
   lines: string[]
+  /** What it wrote to stderr (the last 16 KiB). */
+  stderr(): string
   /** Resolves with the first stdout line that passes `test`. */
   waitFor(test: (line: string) => boolean): Promise<string>
   exit: Promise<number | null>
@@ -57,10 +59,15 @@ export function serve(dataDir: string, framework: string, options: ServeOptions 
       for (const waiter of waiters.filter((w) => w.test(line))) waiter.resolve(line)
     }
   })
+  let stderr = ''
+  child.stderr!.on('data', (part: Buffer) => {
+    stderr = (stderr + String(part)).slice(-16_384)
+  })
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return {
     child,
     lines,
+    stderr: () => stderr,
     exit,
     waitFor: (test) => new Promise((resolve) => {
       const found = lines.find(test)
@@ -76,7 +83,7 @@ export async function serveListening(dataDir: string, framework: string, options
   const started = await Promise.race([
     served.waitFor((line) => line.includes('"listening"')),
     served.exit.then((code) => {
-      throw new Error(`svc-tts serve exited with ${code} before listening`)
+      throw new Error(`svc-tts serve exited with ${code} before listening: ${served.stderr()}`)
     }),
   ])
   const url = (JSON.parse(started) as { url: string }).url

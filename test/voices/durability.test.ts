@@ -51,4 +51,22 @@ describe('voice database durability', () => {
     }
     db.close()
   }, 120_000)
+
+  it('opens for every process that starts on one new data directory at the same moment', async () => {
+    const opens: Promise<string>[] = []
+    for (let round = 0; round < 5; round++) {
+      const file = path.join(mkdtempSync(path.join(dir, 'new-')), 'voices.db')
+      const at = Date.now() + 1500  // past the children's start-up, so that they open together
+      for (let i = 0; i < 4; i++) {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/voice-opener.ts', file, String(at)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+        opens.push(new Promise((resolve) => {
+          let said = ''
+          child.stdout.on('data', (data: Buffer) => (said += data.toString()))
+          child.on('exit', () => resolve(said.trim()))
+        }))
+      }
+      await Promise.all(opens.slice(-4))
+    }
+    expect(await Promise.all(opens)).toEqual(Array(20).fill('ok'))
+  }, 60_000)
 })
