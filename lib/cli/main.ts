@@ -10,8 +10,9 @@ import { createEngine } from '../engine/create.js'
 import { TtsError } from '../errors.js'
 import { DICTIONARIES_USAGE, dictionaryLocator, manageDictionaries } from './dictionaries.js'
 import { asCliError, exitCodeOf, usageError } from './exit.js'
-import { limitsSchema, type LimitOptions } from '../server/limits.js'
-import { parseWith } from '../validation/parse.js'
+import { limitsSchema } from '../server/limits.js'
+import { jobsOptionsSchema } from '../server/jobs/options.js'
+import { numberPairs } from './pairs.js'
 import { listModels, listVoices } from './lists.js'
 import { say } from './say.js'
 import { textSource } from './text.js'
@@ -48,8 +49,13 @@ const USAGE = `usage:
                 [--limits name=N,...]   every key's limits: concurrentRequests, concurrentUploads, requestsPerWindow,
                                         windowSeconds, charactersPerPeriod, periodSeconds (docs/server.md#limits)
                 [--redis-url redis://HOST:PORT]   per-key limits shared by every replica on it (or SVC_TTS_REDIS_URL)
+                [--slot-lease-seconds S]   how long a Redis concurrency slot outlives a replica that died (default 15)
                 [--jobs-dir DIR]        long-form jobs (POST /jobs) on that Redis, their audio in DIR, shared by the replicas
-  svc-tts keys create [--name N] [--scopes text_to_speech,voices,tokens,metrics] | list | revoke ID  [--data-dir DIR | --database-url URL]
+                [--jobs-options name=N,...]   maxCharacters (200000), maxAudioSeconds (43200), resultTtlSeconds (86400),
+                                        concurrency (1), attempts (3), lockMs (30000)
+                [--jobs-worker on|off]  whether this replica runs jobs (default on; every replica takes them)
+  svc-tts keys create [--name N] [--scopes text_to_speech,voices,tokens,metrics] [--limits name=N,...] | list
+               | limits ID --limits name=N,...|none | revoke ID | usage [--hours 24]  [--data-dir DIR | --database-url URL]
   ${DICTIONARIES_USAGE.replace('usage: ', '')}
   svc-tts --version
 
@@ -105,6 +111,10 @@ function parseCommandLine(argv: string[]) {
       'redis-url': { type: 'string' },
       limits: { type: 'string' },
       'jobs-dir': { type: 'string' },
+      'jobs-options': { type: 'string' },
+      'jobs-worker': { type: 'string' },
+      'slot-lease-seconds': { type: 'string' },
+      hours: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
       dictionary: { type: 'string', multiple: true },
@@ -113,20 +123,6 @@ function parseCommandLine(argv: string[]) {
       version: { type: 'boolean', short: 'v' },
     },
   })
-}
-
-/** `--limits concurrentRequests=2,charactersPerPeriod=1000`: checked as the service checks its `limits` option. */
-function limitsOf(list: string): LimitOptions {
-  const entries = list.split(',').map((pair) => pair.split('=').map((part) => part.trim()))
-  const malformed = entries.filter((entry) => entry.length !== 2 || entry[1] === '' || !Number.isFinite(Number(entry[1])))
-  if (malformed.length > 0) throw usageError(`--limits takes name=number pairs, comma-separated; not: ${malformed.map((entry) => entry.join('=')).join(', ')}`)
-  const limits = Object.fromEntries(entries.map(([name, value]) => [name, Number(value)]))
-  try {
-    parseWith(limitsSchema, limits, '--limits')
-  } catch (error) {
-    throw usageError((error as Error).message)
-  }
-  return limits as LimitOptions
 }
 
 function portOf(value: string, flag: string): number {
@@ -156,6 +152,9 @@ async function modelsCommand([action, ...names]: string[], values: ReturnType<ty
     process.off('SIGINT', onInterrupt)
   }
 }
+
+/** The jobs' options --jobs-options takes (the directory has its flag, and worker is on or off). */
+const JOBS_FLAG_OPTIONS = { maxCharacters: true, maxAudioSeconds: true, resultTtlSeconds: true, concurrency: true, attempts: true, lockMs: true } as const
 
 function onOff(option: string, value: string): boolean {
   if (value !== 'on' && value !== 'off') throw usageError(`${option} takes on or off`)
@@ -199,6 +198,14 @@ async function main(argv: string[]): Promise<number> {
     const redisUrl = values['redis-url'] ?? process.env[REDIS_URL_ENV]
     if (redisUrl !== undefined && !/^rediss?:\/\/./.test(redisUrl)) throw usageError('--redis-url takes redis://host:port (or rediss:// for TLS)')
     if (values['jobs-dir'] !== undefined && redisUrl === undefined) throw usageError('--jobs-dir needs --redis-url (or SVC_TTS_REDIS_URL): the jobs are queued there')
+    if ((values['jobs-options'] ?? values['jobs-worker']) !== undefined && values['jobs-dir'] === undefined) throw usageError('--jobs-options and --jobs-worker need --jobs-dir')
+    const slotLeaseSeconds = values['slot-lease-seconds'] === undefined ? undefined : Number(values['slot-lease-seconds'])
+    if (slotLeaseSeconds !== undefined && !(slotLeaseSeconds >= 0.3 && slotLeaseSeconds <= 3600)) throw usageError('--slot-lease-seconds must be a number of seconds from 0.3 to 3600')
+    if (slotLeaseSeconds !== undefined && redisUrl === undefined) throw usageError('--slot-lease-seconds needs --redis-url: slots are leased in Redis')
+    const jobs = {
+      ...(values['jobs-options'] !== undefined && numberPairs('--jobs-options', values['jobs-options'], jobsOptionsSchema.pick(JOBS_FLAG_OPTIONS))),
+      ...(values['jobs-worker'] !== undefined && { worker: onOff('--jobs-worker', values['jobs-worker']) }),
+    }
     await serve({
       port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
       drainGraceMs: Math.round(drainSeconds * 1000),
@@ -209,8 +216,9 @@ async function main(argv: string[]): Promise<number> {
       ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
       ...(values.playground !== undefined && { playground: onOff('--playground', values.playground) }),
       ...(redisUrl !== undefined && { redisUrl }),
-      ...(values.limits !== undefined && { limits: limitsOf(values.limits) }),
-      ...(values['jobs-dir'] !== undefined && { jobsDir: values['jobs-dir'] }),
+      ...(values.limits !== undefined && { limits: numberPairs('--limits', values.limits, limitsSchema) }),
+      ...(values['jobs-dir'] !== undefined && { jobsDir: values['jobs-dir'], jobs }),
+      ...(slotLeaseSeconds !== undefined && { slotLeaseMs: Math.round(slotLeaseSeconds * 1000) }),
       ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
     })
     return 0

@@ -17,9 +17,11 @@ import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
 import { createWyomingServer, type WyomingServer } from '../server/wyoming/server.js'
-import type { LimitOptions } from '../server/limits.js'
+import { withKeyLimits, type LimitOptions } from '../server/limits.js'
+import { PostgresUsage } from '../server/postgres-usage.js'
 import { sharedLimits, type SharedLimits } from '../server/redis/shared-limits.js'
 import { JobService } from '../server/jobs/jobs.js'
+import type { JobsOptions } from '../server/jobs/options.js'
 import { jobRoutes } from '../server/jobs/routes.js'
 
 export interface ServeOptions {
@@ -51,6 +53,10 @@ export interface ServeOptions {
   redisUrl?: string
   /** Long-form jobs (POST /jobs) on the Redis of redisUrl, their audio in this directory every replica shares (docs/server.md#jobs). */
   jobsDir?: string
+  /** The jobs' other options (maxCharacters, maxAudioSeconds, resultTtlSeconds, worker, concurrency, attempts, lockMs). */
+  jobs?: Omit<JobsOptions, 'dir'>
+  /** How long a concurrency slot in Redis outlives a replica that died (default 15 s). */
+  slotLeaseMs?: number
 }
 
 function logLine(fields: Record<string, unknown>): void {
@@ -106,18 +112,29 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   const loading = performance.now()
   const warn = (message: string) => logLine({ level: 'warn', msg: message })
-  const limits: SharedLimits | undefined = options.redisUrl === undefined ? undefined : await sharedLimits({ url: options.redisUrl, onWarning: warn }, { ...(options.limits && { limits: options.limits }) })
+  const limits: SharedLimits | undefined = options.redisUrl === undefined
+    ? undefined
+    : await sharedLimits({ url: options.redisUrl, onWarning: warn }, { ...(options.limits && { limits: options.limits }), ...(options.slotLeaseMs !== undefined && { slotLeaseMs: options.slotLeaseMs }) })
   const stores = database && { voiceStore: new PostgresVoiceStore(database), dictionaryStore: new PostgresDictionaryStore(database) }
+  const usage = database && new PostgresUsage(database, warn)
   const engine = createEngine({ dataDir: options.dataDir, ...stores, ...options.engine })
   const jobs = options.jobsDir === undefined || options.redisUrl === undefined
     ? undefined
-    : await JobService.start({ redisUrl: options.redisUrl, engine, jobs: { dir: options.jobsDir }, ...(limits && { limiter: limits.limiter }), onWarning: warn, log: (entry) => logLine({ level: 'info', ...entry }) })
+    : await JobService.start({
+      redisUrl: options.redisUrl,
+      engine,
+      jobs: { ...options.jobs, dir: options.jobsDir },
+      ...(limits && { limiter: withKeyLimits(limits.limiter, keys) }),
+      onWarning: warn,
+      log: (entry) => logLine({ level: 'info', ...entry }),
+    })
   const playground = options.playground ?? isLoopbackHost(options.host)
   const service = new TtsService({
     engine,
     keys,
     playground,
     ...(limits ? { limiter: limits.limiter } : options.limits && { limits: options.limits }),
+    ...(usage && { usage }),
     ...(jobs && { routes: jobRoutes(jobs) }),
     ...(options.dialects && { dialects: options.dialects }),
     ...(options.corsOrigins && { cors: { origins: options.corsOrigins } }),
@@ -127,7 +144,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   // The worker first: its running jobs go back to the queue at their last commit, for another replica; then the engine, and the stores.
   const closeEngine = async () => {
     await jobs?.close()
-    await Promise.all([engine.then((loaded) => loaded.close(), () => {}), limits?.close()])
+    await Promise.all([engine.then((loaded) => loaded.close(), () => {}), limits?.close(), usage?.close()])
     await database?.close()
   }
   let running: MountedService

@@ -29,7 +29,7 @@ import { DEFAULT_MODELS, ModelRegistry, modelsWithPacks, type ModelEntry, type M
 import { DEFAULT_MAX_TRANSCRIPT_CHARS, type EngineOptions } from './options.js'
 import type { ParsedSpeechRequest, ParsedSynthesisRequest, SpeechSessionRequest, SynthesisRequest } from './requests.js'
 import { RequestResolver, type RequestKind, type ResolvedRequest } from './resolve.js'
-import { Speech } from './speech.js'
+import { Speech, type SpeechBounds } from './speech.js'
 import type { SpeechChunk, SpeechSession } from './speech-session.js'
 
 export type { CallOptions } from './call-scope.js'
@@ -156,13 +156,20 @@ export class Engine<PackModelId extends string = never> {
    * them): the chunks before are planned, not synthesised. Each chunk's audio depends on the chunk
    * alone, so in a raw container the chunks equal speak()'s from that one on, byte for byte: a long
    * job resumes where its last finished chunk ended. Offsets and word times count from the first
-   * chunk spoken; a compressed container's encoder starts afresh.
+   * chunk spoken; a compressed container's encoder starts afresh. `bounds`, where given, replace the
+   * engine's maxTranscriptChars and maxAudioSeconds for this text (a long-form job has its own).
    */
-  async *speakFrom(request: Synthesis<PackModelId>, firstChunk: number, options?: CallOptions): AsyncGenerator<SpeechChunk> {
+  async *speakFrom(request: Synthesis<PackModelId>, firstChunk: number, options?: CallOptions & { bounds?: SpeechBounds }): AsyncGenerator<SpeechChunk> {
     if (!Number.isSafeInteger(firstChunk) || firstChunk < 0) throw new TtsError('INVALID_REQUEST', 'firstChunk must be a whole number of chunks, 0 or more')
-    const scope = this.calls.begin(options)
+    const { bounds, ...call } = options ?? {}
+    if (bounds && !(Number.isSafeInteger(bounds.maxTranscriptChars) && bounds.maxTranscriptChars > 0 && bounds.maxAudioSeconds > 0)) {
+      throw new TtsError('INVALID_REQUEST', 'bounds need a whole maxTranscriptChars and a maxAudioSeconds, both above 0')
+    }
+    const scope = this.calls.begin(options && call)
     try {
-      yield* this.speech.run(await this.resolveIn(request, 'synthesis', 'raw', scope), scope, firstChunk)
+      const resolved = await this.gate.resolve(request, 'synthesis', 'raw', scope.signal, bounds?.maxTranscriptChars)
+      checkCallPolicy(resolved)
+      yield* this.speech.run(resolved, scope, firstChunk, bounds)
     } finally {
       scope.end()
     }

@@ -106,12 +106,12 @@ export class RequestResolver {
    * The request of `kind` (raw, checked, or already resolved) resolved, with `container` where it
    * names none; `signal` ends the wait for its voice.
    */
-  async resolve(request: unknown, kind: RequestKind, container: Container, signal: AbortSignal): Promise<ResolvedRequest> {
+  async resolve(request: unknown, kind: RequestKind, container: Container, signal: AbortSignal, maxTranscriptChars = this.limits.maxTranscriptChars): Promise<ResolvedRequest> {
     if (isResolved(request)) return request
     const parsed: ParsedSpeechRequest | ParsedSynthesisRequest = parseRequest(request, kind)
     const transcript = parsed.transcript ?? ''
-    if (transcript.length > this.limits.maxTranscriptChars) {
-      throw new TtsError('TRANSCRIPT_TOO_LONG', `transcript has ${transcript.length} characters; the limit is ${this.limits.maxTranscriptChars}`)
+    if (transcript.length > maxTranscriptChars) {
+      throw new TtsError('TRANSCRIPT_TOO_LONG', `transcript has ${transcript.length} characters; the limit is ${maxTranscriptChars}`)
     }
     const format = formatIn(parsed.output_format, container)
     const model = this.models.get(parsed.model_id)

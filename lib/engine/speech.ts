@@ -36,10 +36,13 @@ function clamp(value: number, range: { min: number; max: number }): number {
   return Math.min(range.max, Math.max(range.min, value))
 }
 
-export interface SpeechLimits extends StreamLimits {
+/** How much one text may be: the engine's per-request bounds, or a long-form job's own. */
+export interface SpeechBounds {
   maxTranscriptChars: number
   maxAudioSeconds: number
 }
+
+export interface SpeechLimits extends StreamLimits, SpeechBounds {}
 
 function formatLabel(format: ResolvedRequest['format']): string {
   return `${format.container}/${format.encoding}@${format.sample_rate}`
@@ -84,13 +87,13 @@ export class Speech {
    * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
    * whole as it is planned (it has something to say, and not too much).
    */
-  session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void; skipChunks?: number }): SpeechSession {
+  session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void; skipChunks?: number; bounds?: SpeechBounds }): SpeechSession {
     const plan = nativePlan(resolved, this.packVoices, this.limits)  // a voice that cannot be rendered fails here
+    const { maxTranscriptChars, maxAudioSeconds } = how.bounds ?? this.limits
     const voices = new Map<string, StoredVoice>()
     const { format } = resolved
     const encoder = isCompressed(format) ? createEncoder(this.native, format) : undefined
     const speed = voiceSpeed(resolved) * resolved.speed
-    const { maxAudioSeconds } = this.limits
     const session = new WritableSpeechSession(
       {
         plan: {
@@ -103,7 +106,7 @@ export class Speech {
         },
         sampleRate: plan.sampleRate,
         bytesPerSample: BYTES_PER_SAMPLE[plan.encoding],
-        maxPendingChars: this.limits.maxTranscriptChars,
+        maxPendingChars: maxTranscriptChars,
         maxAudioSeconds,
         ...(how.whole && { check: new SpeechPlanCheck({ maxAudioSeconds, speed }) }),
         start: (chunks) => {
@@ -128,10 +131,10 @@ export class Speech {
     return encoder ? new EncodedSpeechSession(session, encoder) : session
   }
 
-  /** The request's transcript spoken, chunk by chunk (after the first `skipChunks` planned chunks). */
-  async *run(resolved: ResolvedRequest, scope: CallScope, skipChunks = 0): AsyncGenerator<SpeechChunk> {
+  /** The request's transcript spoken, chunk by chunk (after the first `skipChunks` planned chunks; within `bounds` where given). */
+  async *run(resolved: ResolvedRequest, scope: CallScope, skipChunks = 0, bounds?: SpeechBounds): AsyncGenerator<SpeechChunk> {
     scope.throwIfAborted()
-    const session = this.session(resolved, scope, { whole: true, skipChunks })
+    const session = this.session(resolved, scope, { whole: true, skipChunks, ...(bounds && { bounds }) })
     session.write(resolved.transcript)
     session.end()
     yield* session

@@ -43,4 +43,13 @@ export const MIGRATIONS: readonly string[] = [
      created_at TEXT NOT NULL,
      PRIMARY KEY (dictionary_id, version)
    );`,
+  // A key's own limits (JSON KeyLimits), in place of the service's; and every key's usage, by hour.
+  `ALTER TABLE api_keys ADD COLUMN limits JSONB;
+   CREATE TABLE key_usage (
+     key_id TEXT NOT NULL,
+     hour TIMESTAMPTZ NOT NULL,
+     requests BIGINT NOT NULL DEFAULT 0,
+     characters BIGINT NOT NULL DEFAULT 0,
+     PRIMARY KEY (key_id, hour)
+   );`,
 ]

@@ -14,6 +14,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
 import { TtsError } from '../errors.js'
+import { keyLimitsSchema, type KeyLimits } from './limits.js'
 
 export const SCOPES = ['text_to_speech', 'voices', 'tokens', 'metrics'] as const
 export type Scope = (typeof SCOPES)[number]
@@ -29,10 +30,12 @@ export interface StoredKey {
   hash: string
   scopes: Scope[]
   created_at: string
+  /** The key's own limits, in place of the service's (docs/server.md#limits). */
+  limits?: KeyLimits
 }
 
 /** A key as it is configured in options: the secret itself, or an already hashed one. */
-export type KeyConfig = string | { key?: string; hash?: string; name?: string; scopes?: Scope[] }
+export type KeyConfig = string | { key?: string; hash?: string; name?: string; scopes?: Scope[]; limits?: KeyLimits }
 
 const storedKeySchema = z.object({
   id: z.string().min(1),
@@ -40,6 +43,7 @@ const storedKeySchema = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   scopes: z.array(z.enum(SCOPES)),
   created_at: z.string(),
+  limits: keyLimitsSchema.optional(),
 })
 const keyFileSchema = z.object({ keys: z.array(storedKeySchema) })
 
@@ -55,7 +59,7 @@ function stored(config: KeyConfig, index: number): StoredKey {
   const entry = typeof config === 'string' ? { key: config } : config
   const hash = entry.hash ?? (entry.key !== undefined ? hashKey(entry.key) : undefined)
   if (!hash || !/^[0-9a-f]{64}$/.test(hash)) throw new TtsError('INVALID_REQUEST', `api key ${index} needs a key or a hex SHA-256 hash`)
-  return { id: hash.slice(0, 12), name: entry.name ?? `key ${index + 1}`, hash, scopes: entry.scopes ?? [...SCOPES], created_at: new Date(0).toISOString() }
+  return { id: hash.slice(0, 12), name: entry.name ?? `key ${index + 1}`, hash, scopes: entry.scopes ?? [...SCOPES], created_at: new Date(0).toISOString(), ...(entry.limits && { limits: entry.limits }) }
 }
 
 /** The identity a verified key gives a request: its id (for limits and logs) and its scopes. */
@@ -74,6 +78,8 @@ export interface KeyPersistence {
   add(key: StoredKey, all: readonly StoredKey[]): Promise<void>
   /** Forgets a key; `all` is every key left. */
   remove(id: string, all: readonly StoredKey[]): Promise<void>
+  /** Keeps a key's new limits; `all` is every key with it changed. */
+  update(key: StoredKey, all: readonly StoredKey[]): Promise<void>
 }
 
 /** The key file of a data directory (written whole, atomically, readable by its owner only). */
@@ -96,6 +102,10 @@ export class KeyFile implements KeyPersistence {
   }
 
   remove(_id: string, all: readonly StoredKey[]): Promise<void> {
+    return this.save(all)
+  }
+
+  update(_key: StoredKey, all: readonly StoredKey[]): Promise<void> {
     return this.save(all)
   }
 
@@ -158,9 +168,9 @@ export class KeyStore extends EventEmitter<{ change: [] }> {
   }
 
   /** Creates a key, stores its hash, and returns the secret: the only time it exists in full. */
-  async create(name: string, scopes: readonly Scope[] = SCOPES): Promise<{ key: string; record: StoredKey }> {
+  async create(name: string, scopes: readonly Scope[] = SCOPES, limits?: KeyLimits): Promise<{ key: string; record: StoredKey }> {
     const key = generateKey()
-    const record: StoredKey = { id: randomUUID().slice(0, 8), name, hash: hashKey(key), scopes: [...scopes], created_at: new Date().toISOString() }
+    const record: StoredKey = { id: randomUUID().slice(0, 8), name, hash: hashKey(key), scopes: [...scopes], created_at: new Date().toISOString(), ...(limits && { limits }) }
     const all = [...this.keys, record]
     // Kept first: a key the persistence refused (a database down) is not handed out.
     await this.persistence?.add(record, all)
@@ -176,6 +186,24 @@ export class KeyStore extends EventEmitter<{ change: [] }> {
     this.replace(kept)
     this.emit('change')
     return true
+  }
+
+  /** Gives a key its own limits (none: the service's again); false when there is no such key. */
+  async setLimits(id: string, limits: KeyLimits | undefined): Promise<boolean> {
+    const key = this.byId.get(id)
+    if (!key) return false
+    const { limits: _, ...rest } = key
+    const changed: StoredKey = limits && Object.keys(limits).length > 0 ? { ...rest, limits } : rest
+    const all = this.keys.map((k) => (k.id === id ? changed : k))
+    await this.persistence?.update(changed, all)
+    this.replace(all)
+    this.emit('change')
+    return true
+  }
+
+  /** The key's own limits, where it has any. */
+  limitsOf(keyId: string): KeyLimits | undefined {
+    return this.byId.get(keyId)?.limits
   }
 
   /** The key's principal, or undefined. */

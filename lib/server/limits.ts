@@ -12,13 +12,17 @@ import { parseWith, strictObject } from '../validation/parse.js'
 /** What a concurrency slot is for: a request (synthesis, a context) or an upload (a voice sample). */
 export type SlotPool = 'requests' | 'uploads'
 
+/**
+ * The limits `own` arguments carry: a key's own counts, kept with the key, in place of the
+ * limiter's (the windows' lengths are the limiter's for every key).
+ */
 export interface Limiter {
   /** Takes a concurrency slot of `pool`; call the returned function once to give it back. */
-  acquire(keyId: string, pool?: SlotPool): Promise<() => void>
+  acquire(keyId: string, pool?: SlotPool, own?: KeyLimits): Promise<() => void>
   /** Counts one request in the current window. */
-  hit(keyId: string): Promise<void>
+  hit(keyId: string, own?: KeyLimits): Promise<void>
   /** Counts `characters` of text in the current usage period. */
-  charge(keyId: string, characters: number): Promise<void>
+  charge(keyId: string, characters: number, own?: KeyLimits): Promise<void>
 }
 
 export const limitsSchema = strictObject({
@@ -32,6 +36,20 @@ export const limitsSchema = strictObject({
 })
 export type LimitOptions = z.input<typeof limitsSchema>
 export type Limits = z.output<typeof limitsSchema>
+
+/** What one key may have of its own (kept with the key: its file entry or database row). */
+export const keyLimitsSchema = strictObject({
+  concurrentRequests: z.number().int().min(1).optional(),
+  concurrentUploads: z.number().int().min(1).optional(),
+  requestsPerWindow: z.number().int().min(1).optional(),
+  charactersPerPeriod: z.number().int().min(1).optional(),
+})
+export type KeyLimits = z.output<typeof keyLimitsSchema>
+
+/** The counts that hold for one key: its own where it has them, else the limiter's. */
+export function limitsFor(limits: Limits, own: KeyLimits | undefined): Limits {
+  return own ? { ...limits, ...own } : limits
+}
 
 function refuse(code: 'TOO_MANY_CONCURRENT_REQUESTS' | 'RATE_LIMIT_EXCEEDED' | 'USAGE_LIMIT_EXCEEDED', message: string, retryAfterMs: number): TtsError {
   return new TtsError(code, message, { extra: { retry_after_seconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) } })
@@ -78,8 +96,9 @@ export class MemoryLimiter implements Limiter {
     this.characters = new Windows(this.limits.periodSeconds * 1000)
   }
 
-  async acquire(keyId: string, pool: SlotPool = 'requests'): Promise<() => void> {
-    const limit = pool === 'uploads' ? this.limits.concurrentUploads : this.limits.concurrentRequests
+  async acquire(keyId: string, pool: SlotPool = 'requests', own?: KeyLimits): Promise<() => void> {
+    const { concurrentUploads, concurrentRequests } = limitsFor(this.limits, own)
+    const limit = pool === 'uploads' ? concurrentUploads : concurrentRequests
     const name = `${pool}:${keyId}`
     const slots = this.slots.get(name) ?? { heldSince: new Set<{ since: number }>(), typicalHoldMs: undefined }
     const now = this.now()
@@ -102,17 +121,28 @@ export class MemoryLimiter implements Limiter {
     }
   }
 
-  async hit(keyId: string): Promise<void> {
-    const wait = this.requests.add(keyId, 1, this.limits.requestsPerWindow, this.now())
+  async hit(keyId: string, own?: KeyLimits): Promise<void> {
+    const { requestsPerWindow } = limitsFor(this.limits, own)
+    const wait = this.requests.add(keyId, 1, requestsPerWindow, this.now())
     if (wait !== undefined) {
-      throw refuse('RATE_LIMIT_EXCEEDED', `more than ${this.limits.requestsPerWindow} requests in ${this.limits.windowSeconds} s`, wait)
+      throw refuse('RATE_LIMIT_EXCEEDED', `more than ${requestsPerWindow} requests in ${this.limits.windowSeconds} s`, wait)
     }
   }
 
-  async charge(keyId: string, characters: number): Promise<void> {
-    const wait = this.characters.add(keyId, characters, this.limits.charactersPerPeriod, this.now())
+  async charge(keyId: string, characters: number, own?: KeyLimits): Promise<void> {
+    const { charactersPerPeriod } = limitsFor(this.limits, own)
+    const wait = this.characters.add(keyId, characters, charactersPerPeriod, this.now())
     if (wait !== undefined) {
-      throw refuse('USAGE_LIMIT_EXCEEDED', `more than ${this.limits.charactersPerPeriod} characters in ${this.limits.periodSeconds} s`, wait)
+      throw refuse('USAGE_LIMIT_EXCEEDED', `more than ${charactersPerPeriod} characters in ${this.limits.periodSeconds} s`, wait)
     }
+  }
+}
+
+/** `limiter` with each key's own limits, as `keys` holds them now, passed to every check. */
+export function withKeyLimits(limiter: Limiter, keys: { limitsOf(keyId: string): KeyLimits | undefined }): Limiter {
+  return {
+    acquire: (keyId, pool, own) => limiter.acquire(keyId, pool, own ?? keys.limitsOf(keyId)),
+    hit: (keyId, own) => limiter.hit(keyId, own ?? keys.limitsOf(keyId)),
+    charge: (keyId, characters, own) => limiter.charge(keyId, characters, own ?? keys.limitsOf(keyId)),
   }
 }

@@ -8,6 +8,7 @@
  */
 import { EVERY_TOPIC, type SharedDatabase } from '../postgres/database.js'
 import { KeyStore, type KeyPersistence, type Scope, type StoredKey } from './keys.js'
+import type { KeyLimits } from './limits.js'
 
 const TOPIC = 'keys'
 
@@ -17,19 +18,27 @@ interface KeyRow {
   hash: string
   scopes: string[]
   created_at: string
+  limits: KeyLimits | null
 }
 
 export class PostgresKeys implements KeyPersistence {
   constructor(private readonly database: SharedDatabase) {}
 
   async load(): Promise<StoredKey[]> {
-    const rows = await this.database.query<KeyRow>('SELECT id, name, hash, scopes, created_at FROM api_keys ORDER BY created_at, id')
-    return rows.map((row) => ({ ...row, scopes: row.scopes as Scope[] }))
+    const rows = await this.database.query<KeyRow>('SELECT id, name, hash, scopes, created_at, limits FROM api_keys ORDER BY created_at, id')
+    return rows.map(({ limits, ...row }) => ({ ...row, scopes: row.scopes as Scope[], ...(limits && { limits }) }))
   }
 
   async add(key: StoredKey): Promise<void> {
     await this.database.transaction(async (client) => {
-      await client.query('INSERT INTO api_keys (id, name, hash, scopes, created_at) VALUES ($1, $2, $3, $4, $5)', [key.id, key.name, key.hash, key.scopes, key.created_at])
+      await client.query('INSERT INTO api_keys (id, name, hash, scopes, created_at, limits) VALUES ($1, $2, $3, $4, $5, $6)', [key.id, key.name, key.hash, key.scopes, key.created_at, key.limits ?? null])
+      await this.database.notify(TOPIC, client)
+    })
+  }
+
+  async update(key: StoredKey): Promise<void> {
+    await this.database.transaction(async (client) => {
+      await client.query('UPDATE api_keys SET limits = $2 WHERE id = $1', [key.id, key.limits ?? null])
       await this.database.notify(TOPIC, client)
     })
   }

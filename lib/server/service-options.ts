@@ -7,6 +7,7 @@ import { corsOptionsSchema } from './browsers/cors.js'
 import { dialectsOptionSchema } from './dialects/index.js'
 import { KeyStore, type KeyConfig } from './keys.js'
 import { limitsSchema, type Limiter } from './limits.js'
+import type { UsageLedger } from './usage.js'
 import type { AnyRoute } from './routes.js'
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -44,6 +45,8 @@ export const serviceOptionsSchema = strictObject({
   keys: z.union([z.instanceof(KeyStore), z.array(z.custom<KeyConfig>((v) => typeof v === 'string' || (typeof v === 'object' && v !== null)))]).optional(),
   limiter: z.custom<Limiter>((v) => typeof v === 'object' && v !== null && 'acquire' in v && 'hit' in v && 'charge' in v, 'limiter must implement acquire, hit and charge').optional(),
   limits: limitsSchema.optional(),
+  /** Where each key's requests and characters are recorded (PostgresUsage: the shared database). */
+  usage: z.custom<UsageLedger>((v) => typeof v === 'object' && v !== null && 'record' in v, 'usage must implement record').optional(),
   realtime: z
     .object({
       maxContexts: z.number().int().min(1),

@@ -13,7 +13,8 @@ import type { VoiceQuota } from '../voices/types.js'
 import type { ConnectionLimits } from './connections.js'
 import { header, SPEC_DIALECT, type Dialect } from './dialect.js'
 import { API_KEYS_ENV, KeyStore, type Principal, type Scope } from './keys.js'
-import { MemoryLimiter, type Limiter } from './limits.js'
+import { MemoryLimiter, withKeyLimits, type Limiter } from './limits.js'
+import { withUsage } from './usage.js'
 import { currentPrincipal, FLOODING, KeyMessageRates } from './realtime-keys.js'
 import { errorResponse } from './responses.js'
 import { mergeSharedPaths, type AnyRoute, type RouteContext, type RouteResponse } from './routes.js'
@@ -143,7 +144,8 @@ export class TtsService {
     const served = [...TTS_ROUTES, ...VOICE_ROUTES, ...DICTIONARY_ROUTES, ...operations, ...tokenRoutes(this.tokens, this.keys, parsed.tokens?.playgroundKey), ...dialects.routes, ...(parsed.playground ? PLAYGROUND_ROUTES : []), ...(parsed.routes ?? [])]
     this.routes = this.withPreflights(mergeSharedPaths(served))
     this.realtimeEndpoints = [SPEC_REALTIME, ...dialects.realtime]
-    this.limiter = parsed.limiter ?? new MemoryLimiter(parsed.limits)
+    const limiter = withKeyLimits(parsed.limiter ?? new MemoryLimiter(parsed.limits), this.keys)
+    this.limiter = parsed.usage ? withUsage(limiter, parsed.usage) : limiter
     this.maxBodyBytes = parsed.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     this.maxConcurrentUploads = parsed.maxConcurrentUploads ?? DEFAULT_MAX_CONCURRENT_UPLOADS
     this.connectionLimits = parsed.connections ?? {}

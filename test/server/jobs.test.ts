@@ -24,6 +24,7 @@ const WORDS = SENTENCE.split(' ').length
 const TRANSCRIPT = Array.from({ length: Math.ceil(20_000 / WORDS) }, () => SENTENCE).join(' ')
 const request = (transcript: string) => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') }, output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 8000 } })
 const LOCK_MS = 1500
+const codeOf = async (response: Response) => ((await response.json()) as { error_code: string }).error_code
 
 interface WorkerProcess {
   child: ChildProcess
@@ -227,11 +228,12 @@ describe('long-form jobs', () => {
     }
   }, 60_000)
 
-  it('svc-tts serve --redis-url --jobs-dir runs jobs, and a job gives what one request gives', async () => {
+  it("svc-tts serve --redis-url --jobs-dir runs jobs on its default engine: a job gives what one request gives, and a 20 000-word job, past one request's bounds, is taken and spoken", async () => {
     // Its worker alone takes jobs from the queue: replicas that share a queue share its directory too.
     await stopWorkers()
     const jobsDir = await mkdtemp(path.join(tmpdir(), 'svc-tts-served-jobs-'))
     const server = await serveListening(jobsDir, 'standalone', { env: { SVC_TTS_API_KEYS: KEY }, args: ['--redis-url', redis.url, '--jobs-dir', path.join(jobsDir, 'jobs')] })
+    const stateOf = async (id: string) => (await (await fetch(`${server.url}/jobs/${id}`, { headers: { 'x-api-key': KEY } })).json()) as JobStatus
     try {
       const text = `${SENTENCE} ${SENTENCE}`
       const made = await post(server.url, '/jobs', request(text))
@@ -240,7 +242,7 @@ describe('long-form jobs', () => {
       const deadline = Date.now() + 30_000
       let state = ''
       while (state !== 'completed' && Date.now() < deadline) {
-        state = ((await (await fetch(`${server.url}/jobs/${id}`, { headers: { 'x-api-key': KEY } })).json()) as JobStatus).state
+        state = (await stateOf(id)).state
         if (state !== 'completed') await new Promise((resolve) => setTimeout(resolve, 50))
       }
       expect(state).toBe('completed')
@@ -249,10 +251,57 @@ describe('long-form jobs', () => {
       const oneShot = Buffer.from(await (await post(server.url, '/text_to_speech', request(text))).arrayBuffer())
       expect(audio.length).toBeGreaterThan(8000)
       expect(audio.equals(oneShot)).toBe(true)
+
+      // One request may not be this long (the engine's 100 000 characters and 30 minutes); a job may.
+      expect(TRANSCRIPT.length).toBeGreaterThan(100_000)
+      expect(await codeOf(await post(server.url, '/text_to_speech', request(TRANSCRIPT)))).toBe('TRANSCRIPT_TOO_LONG')
+      const long = await post(server.url, '/jobs', request(TRANSCRIPT))
+      expect(long.status).toBe(202)
+      const { job_id: longId } = (await long.json()) as JobStatus
+      const started = Date.now()
+      let progress = await stateOf(longId)
+      // Past the first 30 minutes of audio, the engine's bound for one request.
+      while (progress.progress.audio_seconds < 1900 && progress.state !== 'failed' && Date.now() - started < 60_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        progress = await stateOf(longId)
+      }
+      expect(progress.state).not.toBe('failed')
+      expect(progress.progress.audio_seconds).toBeGreaterThanOrEqual(1900)
+      expect((await fetch(`${server.url}/jobs/${longId}`, { method: 'DELETE', headers: { 'x-api-key': KEY } })).status).toBeLessThan(300)
     } finally {
       expect(await server.stop(15_000)).toBe(0)
       await rm(jobsDir, { recursive: true, force: true })
     }
+  }, 120_000)
+
+  it('svc-tts serve --jobs-options and --jobs-worker: the limits and the worker they name hold', async () => {
+    const jobsDir = await mkdtemp(path.join(tmpdir(), 'svc-tts-served-jobs-options-'))
+    const server = await serveListening(jobsDir, 'standalone', {
+      env: { SVC_TTS_API_KEYS: KEY },
+      args: ['--redis-url', redis.url, '--jobs-dir', path.join(jobsDir, 'jobs'), '--jobs-options', `maxCharacters=${SENTENCE.length}`, '--jobs-worker', 'off'],
+    })
+    try {
+      const tooLong = await post(server.url, '/jobs', request(`${SENTENCE} ${SENTENCE}`))
+      expect([tooLong.status, await codeOf(tooLong)]).toEqual([400, 'TRANSCRIPT_TOO_LONG'])
+      const made = await post(server.url, '/jobs', request(SENTENCE))
+      expect(made.status).toBe(202)
+      const { job_id: id } = (await made.json()) as JobStatus
+      // No worker here, and none elsewhere: it stays queued.
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      expect(((await (await fetch(`${server.url}/jobs/${id}`, { headers: { 'x-api-key': KEY } })).json()) as JobStatus).state).toBe('queued')
+      expect((await fetch(`${server.url}/jobs/${id}`, { method: 'DELETE', headers: { 'x-api-key': KEY } })).status).toBeLessThan(300)
+    } finally {
+      expect(await server.stop(15_000)).toBe(0)
+      await rm(jobsDir, { recursive: true, force: true })
+    }
+    const refused = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--redis-url', redis.url, '--jobs-dir', jobsDir, '--jobs-options', 'maxCharacters=0'], { cwd: root })
+      let stderr = ''
+      child.stderr.on('data', (data: Buffer) => (stderr += data.toString()))
+      child.on('exit', (code) => resolve({ code, stderr }))
+    })
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^error INVALID_ARGUMENT: .*maxCharacters/)
   }, 60_000)
 
   it('a worker stopped by SIGTERM hands its running job back at its last commit, and another finishes it byte for byte', async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { KeyConfig } from '../../lib/server/keys.js'
 import { closeRedis, connectRedis } from '../../lib/server/redis/connection.js'
 import { RedisLimiter, type RedisLimiterOptions } from '../../lib/server/redis/redis-limiter.js'
 import { testEngine, voiceId } from '../helpers/engine.js'
@@ -28,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => redis?.stop())
 
 /** Services sharing the Redis, each with a client and a limiter of its own, under a prefix of the test's own. */
-async function replicas(count: number, options: RedisLimiterOptions): Promise<{ services: Running[]; limiters: RedisLimiter[]; close(): Promise<void> }> {
+async function replicas(count: number, options: RedisLimiterOptions, keys: KeyConfig[] = TEST_KEYS): Promise<{ services: Running[]; limiters: RedisLimiter[]; close(): Promise<void> }> {
   const prefix = `test-${++prefixes}`
   const clients: Redis[] = []
   const limiters: RedisLimiter[] = []
@@ -38,7 +39,7 @@ async function replicas(count: number, options: RedisLimiterOptions): Promise<{ 
     const limiter = new RedisLimiter(client, { prefix, ...options })
     clients.push(client)
     limiters.push(limiter)
-    services.push(await start('standalone', { engine, keys: TEST_KEYS, limiter }))
+    services.push(await start('standalone', { engine, keys, limiter }))
   }
   return {
     services,
@@ -70,6 +71,26 @@ describe('limits shared through Redis', () => {
       // The slots came back to Redis: both services admit again.
       expect((await post(services[1]!.base, '/text_to_speech', flash('Hi.'))).status).toBe(200)
       expect((await post(services[0]!.base, '/text_to_speech', flash('Hi.'))).status).toBe(200)
+    } finally {
+      for (const client of clients) client.abort()
+      await close()
+    }
+  })
+
+  it("a key's own limits, kept with the key, take the place of the service's on every service; other keys keep the service's", async () => {
+    const OWN = 'sk_test_own_limits_key_0123456789abcdefgh'
+    const keys = [...TEST_KEYS, { key: OWN, name: 'own', limits: { concurrentRequests: 1, charactersPerPeriod: 10 } }]
+    const { services: [a, b], close } = await replicas(2, { limits: { concurrentRequests: 2 } }, keys)
+    const clients = [0, 1, 2, 3].map(() => new AbortController())
+    try {
+      const streams = (key: string, from: number) => Promise.all([a, b].map((service, i) => post(service!.base, '/text_to_speech/streaming', flash(LONG.slice(0, 9)), { 'x-api-key': key }, clients[from + i]!.signal)))
+      // Two streams of 9 characters that hold their slots (unread), on both services at once.
+      expect((await streams(OWN, 0)).map((response) => response.status).sort()).toEqual([200, 429])
+      expect((await streams(KEY, 2)).map((response) => response.status)).toEqual([200, 200])
+      for (const client of clients) client.abort()
+      expect(await waitUntil(() => [a, b].every((service) => service!.service.requestsInFlight === 0), 10_000)).toBe(true)
+      const over = await post(b!.base, '/text_to_speech', flash('Two.'), { 'x-api-key': OWN })
+      expect([over.status, await codeOf(over)]).toEqual([429, 'USAGE_LIMIT_EXCEEDED'])
     } finally {
       for (const client of clients) client.abort()
       await close()
@@ -205,6 +226,34 @@ describe('svc-tts serve --redis-url', () => {
     } finally {
       await closeRedis(client)
       expect(await Promise.all(servers.map((server) => server.stop(15_000)))).toEqual([0, 0])
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('--slot-lease-seconds: the slot a SIGKILLed server held frees within that lease for the server started after it', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'svc-tts-redis-lease-'))
+    const args = ['--redis-url', redis.url, '--limits', 'concurrentRequests=1', '--slot-lease-seconds', '1']
+    const first = await serveListening(dataDir, 'standalone', { env: { SVC_TTS_API_KEYS: KEY }, args })
+    const holder = new AbortController()
+    let second: Awaited<ReturnType<typeof serveListening>> | undefined
+    try {
+      expect((await post(first.url, '/text_to_speech/streaming', flash(LONG), {}, holder.signal)).status).toBe(200)
+      first.child.kill('SIGKILL')
+      await first.exit
+      const killedAt = Date.now()
+      second = await serveListening(dataDir, 'standalone', { env: { SVC_TTS_API_KEYS: KEY }, args })
+      const startMs = Date.now() - killedAt
+      let status = 0
+      while (status !== 200 && Date.now() - killedAt < 5000) {
+        status = (await post(second.url, '/text_to_speech', flash('Free again.'))).status
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(status).toBe(200)
+      // Within the lease (or the second server's start, if that took longer), where the default lease is 15 s.
+      expect(Date.now() - killedAt).toBeLessThan(Math.max(1000, startMs) + 700)
+    } finally {
+      holder.abort()
+      expect(await second?.stop(15_000)).toBe(0)
       await rm(dataDir, { recursive: true, force: true })
     }
   }, 60_000)

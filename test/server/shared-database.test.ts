@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SharedDatabase } from '../../lib/postgres/database.js'
 import { KeyStore } from '../../lib/server/keys.js'
 import { databaseKeys } from '../../lib/server/postgres-keys.js'
+import { PostgresUsage } from '../../lib/server/postgres-usage.js'
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js'
 import { MP3_SAMPLE } from '../helpers/samples.js'
 import { serveListening, type Listening } from '../helpers/served.js'
@@ -47,6 +48,62 @@ describe('API keys in the shared database', () => {
       expect(store.size).toBe(before)
     }
   })
+
+  it("keep a key's own limits: given at creation, changed, cleared, and read again by another store", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-tts-keyfile-'))
+    const databases = await Promise.all([SharedDatabase.connect(postgres.url), SharedDatabase.connect(postgres.url)])
+    try {
+      const pairs: [() => Promise<KeyStore>, () => Promise<KeyStore>][] = [
+        [() => KeyStore.load(dir), () => KeyStore.load(dir)],
+        [() => databaseKeys(databases[0]), () => databaseKeys(databases[1])],
+      ]
+      for (const [open, openAgain] of pairs) {
+        const store = await open()
+        const { record } = await store.create('limited', ['text_to_speech'], { concurrentRequests: 2, charactersPerPeriod: 500 })
+        expect(store.limitsOf(record.id)).toEqual({ concurrentRequests: 2, charactersPerPeriod: 500 })
+        expect((await openAgain()).limitsOf(record.id)).toEqual({ concurrentRequests: 2, charactersPerPeriod: 500 })
+        expect(await store.setLimits(record.id, { requestsPerWindow: 7 })).toBe(true)
+        expect((await openAgain()).limitsOf(record.id)).toEqual({ requestsPerWindow: 7 })
+        expect(await store.setLimits(record.id, undefined)).toBe(true)
+        expect((await openAgain()).limitsOf(record.id)).toBeUndefined()
+        expect(await store.setLimits('no-such-key', { requestsPerWindow: 1 })).toBe(false)
+      }
+    } finally {
+      await Promise.all(databases.map((database) => database.close()))
+    }
+  })
+
+  it('record usage by key and hour, many uses in few writes; while the database is down the counts are kept and written when it is back', async () => {
+    const database = await SharedDatabase.connect(postgres.url)
+    const warnings: string[] = []
+    const usage = new PostgresUsage(database, (message) => warnings.push(message))
+    const since = new Date()
+    try {
+      for (let i = 0; i < 200; i++) usage.record('usage-a', { requests: 1, characters: 10 })
+      usage.record('usage-b', { characters: 5 })
+      const counted = async () => (await usage.since(since)).filter((use) => use.key_id.startsWith('usage-'))
+      await within(2000, async () => JSON.stringify(await counted()) === JSON.stringify([
+        { key_id: 'usage-a', requests: 200, characters: 2000 },
+        { key_id: 'usage-b', requests: 0, characters: 5 },
+      ]))
+      await postgres.stop()
+      usage.record('usage-a', { requests: 1, characters: 3 })
+      await within(5000, () => warnings.some((message) => message.includes('it is kept')))
+      await postgres.restart()
+      await within(15_000, async () => {
+        try {
+          return (await counted())[0]?.characters === 2003
+        } catch {
+          return false
+        }
+      })
+      expect(await counted()).toEqual([{ key_id: 'usage-a', requests: 201, characters: 2003 }, { key_id: 'usage-b', requests: 0, characters: 5 }])
+      expect(warnings.at(-1)).toMatch(/is written/)
+    } finally {
+      await usage.close()
+      await database.close()
+    }
+  }, 40_000)
 
   it('a key revoked through one replica is refused by another within a second, and one created is accepted', async () => {
     const [a, b] = await Promise.all([SharedDatabase.connect(postgres.url), SharedDatabase.connect(postgres.url)])
@@ -142,6 +199,35 @@ describe('two svc-tts serve replicas on one database', () => {
     const listed = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'list', '--database-url', postgres.url], { cwd: root })
     expect(listed.stdout).not.toContain(id)
     expect(listed.stdout).toContain('replicas')
+  }, 30_000)
+
+  it("a key's own limits, set with svc-tts keys limits, hold on both replicas within a second; svc-tts keys usage counts both replicas' requests and characters", async () => {
+    const [a, b] = replicas as [Listening, Listening]
+    const created = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'metered', '--limits', 'requestsPerWindow=1000', '--database-url', postgres.url], { cwd: root })
+    const metered = created.stdout.trim()
+    const id = /created key (\S+)/.exec(created.stderr)![1]!
+    expect(created.stderr).toContain('limits requestsPerWindow=1000')
+    // What the key used, as the replicas answered: every request past the key check and the rate check, and the characters of each one spoken.
+    const used = { requests: 0, characters: 0 }
+    const speak = async (url: string, transcript: string) => {
+      const response = await fetch(`${url}/text_to_speech`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': metered }, body: JSON.stringify({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') } }) })
+      const body = Buffer.from(await response.arrayBuffer())
+      if (response.status === 200 || response.status === 429) used.requests++
+      if (response.status === 200) used.characters += transcript.length
+      return { status: response.status, body }
+    }
+    await within(1000, async () => (await speak(a.url, 'One.')).status === 200 && (await speak(b.url, 'Two.')).status === 200)
+    await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'limits', id, '--limits', 'charactersPerPeriod=12', '--database-url', postgres.url], { cwd: root })
+    // Each replica counts in its own memory here (no Redis): 12 characters each (4 of them spoken above), then 429.
+    await within(1000, async () => (await speak(a.url, 'Thirteen char')).status === 429)
+    const refused = await speak(b.url, 'Thirteen char')
+    expect([refused.status, (JSON.parse(refused.body.toString()) as { error_code: string }).error_code]).toEqual([429, 'USAGE_LIMIT_EXCEEDED'])
+    expect((await speak(b.url, 'Eight ch')).status).toBe(200)
+    const listed = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'list', '--database-url', postgres.url], { cwd: root })
+    expect(listed.stdout).toMatch(new RegExp(`${id}  metered .* limits=charactersPerPeriod=12`))
+    const usage = async () => (await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'usage', '--database-url', postgres.url], { cwd: root })).stdout
+    const expected = `${id}  metered  requests=${used.requests}  characters=${used.characters}`
+    await within(3000, async () => (await usage()).split('\n').includes(expected))
   }, 30_000)
 
   it('report the database in /readyz', async () => {

@@ -298,6 +298,7 @@ export class JobService {
         done,
         engine: await this.engine,
         files: this.files,
+        bounds: { maxTranscriptChars: this.options.maxCharacters, maxAudioSeconds: this.options.maxAudioSeconds },
         signal: lost ? AbortSignal.any([this.closing.signal, lost]) : this.closing.signal,
         commit: async (now) => {
           // Waits on the worker's connection while Redis is away; the cancel flag is read again at the next commit.

@@ -5,8 +5,10 @@ import { strictObject } from '../../validation/parse.js'
 export const jobsOptionsSchema = strictObject({
   /** Where results are written: a directory every replica mounts (docs/server.md#jobs). */
   dir: z.string().min(1),
-  /** Longest transcript a job takes, in UTF-16 characters (the engine's maxTranscriptChars bounds it too). */
-  maxCharacters: z.number().int().min(1).default(100_000),
+  /** Longest transcript a job takes, in UTF-16 characters (in place of the engine's maxTranscriptChars, which bounds one request). */
+  maxCharacters: z.number().int().min(1).default(200_000),
+  /** Longest audio a job makes, in seconds (in place of the engine's maxAudioSeconds): 12 hours, a long book's chapter set. */
+  maxAudioSeconds: z.number().positive().default(43_200),
   /** How long a finished job and its audio are kept. */
   resultTtlSeconds: z.number().positive().default(86_400),
   /** Whether this replica runs jobs (every replica takes requests either way). */

@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises'
 import type { Engine } from '../../engine/engine.js'
 import { isCompressed, pcmRate, type Encoding, type OutputFormat, type SampleRate } from '../../audio/format.js'
 import type { ParsedSynthesisRequest } from '../../engine/requests.js'
+import type { SpeechBounds } from '../../engine/speech.js'
 import type { JobFiles } from './job-files.js'
 
 /** How often a running job commits what it has done (and looks whether it was cancelled). */
@@ -56,13 +57,15 @@ export interface JobRun {
   done: Done
   engine: Engine<string>
   files: JobFiles
+  /** The job's own bounds, in place of the engine's per-request ones. */
+  bounds: SpeechBounds
   signal: AbortSignal
   /** Commits what is done; resolves true when the job was cancelled meanwhile. */
   commit(done: Done): Promise<boolean>
 }
 
 /** Runs the job from what it has done to its end; returns what it did, or undefined when it was cancelled. */
-export async function synthesizeJob({ id, data, done: committed, engine, files, signal, commit }: JobRun): Promise<Done | undefined> {
+export async function synthesizeJob({ id, data, done: committed, engine, files, bounds, signal, commit }: JobRun): Promise<Done | undefined> {
   let done = committed
   let handle: FileHandle | undefined = await files.resume(id, done.bytes)
   if (!handle) {
@@ -72,7 +75,7 @@ export async function synthesizeJob({ id, data, done: committed, engine, files, 
   const { transcript } = data.request
   const pcm = { ...data.request, output_format: { container: 'raw' as const, ...pcmOf(data.format) } }
   const stop = new AbortController()
-  const speech = engine.speakFrom(pcm, done.chunks, { signal: AbortSignal.any([signal, stop.signal]) })
+  const speech = engine.speakFrom(pcm, done.chunks, { signal: AbortSignal.any([signal, stop.signal]), bounds })
   let { bytes, samples, characters } = done
   let lastCommit = Date.now()
   try {

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis'
 import { z } from 'zod'
 import { TtsError } from '../../errors.js'
 import { parseWith, strictObject } from '../../validation/parse.js'
-import { limitsSchema, type Limiter, type Limits, type SlotPool } from '../limits.js'
+import { limitsFor, limitsSchema, type KeyLimits, type Limiter, type Limits, type SlotPool } from '../limits.js'
 import { unavailable } from './connection.js'
 import { limitScripts, type LimitScripts } from './limit-scripts.js'
 
@@ -57,8 +57,9 @@ export class RedisLimiter implements Limiter {
     return `${this.prefix}:{${keyId}}:${what}`
   }
 
-  async acquire(keyId: string, pool: SlotPool = 'requests'): Promise<() => void> {
-    const limit = pool === 'uploads' ? this.limits.concurrentUploads : this.limits.concurrentRequests
+  async acquire(keyId: string, pool: SlotPool = 'requests', own?: KeyLimits): Promise<() => void> {
+    const { concurrentUploads, concurrentRequests } = limitsFor(this.limits, own)
+    const limit = pool === 'uploads' ? concurrentUploads : concurrentRequests
     const slots = this.key(keyId, `slots:${pool}`)
     const hold = this.key(keyId, `hold:${pool}`)
     const answer = await this.scripts.acquire(slots, hold, randomUUID(), limit, this.slotLeaseMs).catch((cause: unknown) => {
@@ -84,14 +85,14 @@ export class RedisLimiter implements Limiter {
     }
   }
 
-  async hit(keyId: string): Promise<void> {
-    const { requestsPerWindow, windowSeconds } = this.limits
+  async hit(keyId: string, own?: KeyLimits): Promise<void> {
+    const { requestsPerWindow, windowSeconds } = limitsFor(this.limits, own)
     const wait = await this.add(this.key(keyId, 'requests'), 1, requestsPerWindow, windowSeconds)
     if (wait >= 0) throw new TtsError('RATE_LIMIT_EXCEEDED', `more than ${requestsPerWindow} requests in ${windowSeconds} s`, { extra: retryAfter(wait) })
   }
 
-  async charge(keyId: string, characters: number): Promise<void> {
-    const { charactersPerPeriod, periodSeconds } = this.limits
+  async charge(keyId: string, characters: number, own?: KeyLimits): Promise<void> {
+    const { charactersPerPeriod, periodSeconds } = limitsFor(this.limits, own)
     const wait = await this.add(this.key(keyId, 'characters'), characters, charactersPerPeriod, periodSeconds)
     if (wait >= 0) throw new TtsError('USAGE_LIMIT_EXCEEDED', `more than ${charactersPerPeriod} characters in ${periodSeconds} s`, { extra: retryAfter(wait) })
   }

@@ -1,0 +1,26 @@
+/**
+ * What each key used: requests admitted (HTTP requests, WebSocket connections and contexts) and
+ * characters charged, recorded where they pass the limiter, so that what is counted against a
+ * key's limits and what is recorded as its usage are the same events.
+ */
+import type { Limiter } from './limits.js'
+
+export interface UsageLedger {
+  /** Records use by `keyId` now; never throws, never waits (a ledger keeps what it cannot write yet). */
+  record(keyId: string, use: { requests?: number; characters?: number }): void
+}
+
+/** `limiter`, recording in `ledger` every request and every character it lets through. */
+export function withUsage(limiter: Limiter, ledger: UsageLedger): Limiter {
+  return {
+    acquire: (keyId, pool, own) => limiter.acquire(keyId, pool, own),
+    hit: async (keyId, own) => {
+      await limiter.hit(keyId, own)
+      ledger.record(keyId, { requests: 1 })
+    },
+    charge: async (keyId, characters, own) => {
+      await limiter.charge(keyId, characters, own)
+      ledger.record(keyId, { characters })
+    },
+  }
+}
