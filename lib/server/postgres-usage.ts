@@ -1,15 +1,17 @@
 /**
  * Every key's usage, by hour, in the database replicas share. A request's use is added to what is
  * pending and written at once in one statement with whatever else is pending (one write in flight
- * at a time, so under load many requests share a write); a write that fails (the database is
- * away) keeps its counts pending and is tried again, and close() writes what is left. What a
- * replica killed with SIGKILL loses is what was pending at that instant: the uses of the last
- * write's round trip.
+ * at a time, so under load many requests share a write), and the request goes on once it is
+ * written: what a client was answered is counted, even if the replica is killed the next instant.
+ * A write that fails (the database is away), or takes over a second, keeps its counts pending, lets
+ * its requests go on, and is tried again; close() writes what is left.
  */
 import type { SharedDatabase } from '../postgres/database.js'
 import type { UsageLedger } from './usage.js'
 
 const RETRY_MS = 1000
+/** How long a request waits for its use to be written before it goes on regardless (its use stays pending). */
+const MAX_WAIT_MS = 1000
 
 interface Pending {
   keyId: string
@@ -17,6 +19,9 @@ interface Pending {
   requests: number
   characters: number
 }
+
+/** A use waiting for the write that holds it. */
+type Waiter = () => void
 
 export interface KeyUsage {
   key_id: string
@@ -30,6 +35,7 @@ function hourOf(now: number): string {
 
 export class PostgresUsage implements UsageLedger {
   private pending = new Map<string, Pending>()
+  private waiters: Waiter[] = []
   private writing: Promise<void> | undefined
   private retry: NodeJS.Timeout | undefined
   private failing = false
@@ -39,9 +45,16 @@ export class PostgresUsage implements UsageLedger {
     private readonly onWarning: (message: string) => void = () => {},
   ) {}
 
-  record(keyId: string, { requests = 0, characters = 0 }: { requests?: number; characters?: number }): void {
+  record(keyId: string, { requests = 0, characters = 0 }: { requests?: number; characters?: number }): Promise<void> {
     this.add({ keyId, hour: hourOf(Date.now()), requests, characters })
+    const written = new Promise<void>((resolve) => {
+      this.waiters.push(resolve)
+      // A database that stopped answering (no error yet) holds no request longer than this.
+      setTimeout(resolve, MAX_WAIT_MS).unref()
+    })
+    if (this.failing) this.release()  // kept for later: the request need not wait for the database's return
     if (!this.writing && !this.retry) this.writing = this.drain()
+    return written
   }
 
   /** Each key's use since `since` (every hour from the one it falls in). */
@@ -87,9 +100,14 @@ export class PostgresUsage implements UsageLedger {
     this.writing = undefined
   }
 
-  /** One statement with everything pending; false (the counts pending again) when it failed. */
+  private release(): void {
+    for (const resolve of this.waiters.splice(0)) resolve()
+  }
+
+  /** One statement with everything pending; false (the counts pending again) when it failed. Either way, the uses it held go on. */
   private async writeOnce(): Promise<boolean> {
     const batch = [...this.pending.values()]
+    const waiting = this.waiters.splice(0)
     this.pending = new Map()
     try {
       await this.database.query(
@@ -104,6 +122,8 @@ export class PostgresUsage implements UsageLedger {
       if (!this.failing) this.onWarning('usage cannot be written to the shared database: it is kept, and written when the database is back')
       this.failing = true
       return false
+    } finally {
+      for (const resolve of waiting) resolve()
     }
     if (this.failing) this.onWarning('the usage kept while the shared database was away is written')
     this.failing = false

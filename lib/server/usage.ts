@@ -6,21 +6,24 @@
 import type { Limiter } from './limits.js'
 
 export interface UsageLedger {
-  /** Records use by `keyId` now; never throws, never waits (a ledger keeps what it cannot write yet). */
-  record(keyId: string, use: { requests?: number; characters?: number }): void
+  /**
+   * Records use by `keyId` now: resolves once it is written, or kept to be written later where the
+   * ledger cannot write now; never rejects.
+   */
+  record(keyId: string, use: { requests?: number; characters?: number }): Promise<void>
 }
 
-/** `limiter`, recording in `ledger` every request and every character it lets through. */
+/** `limiter`, recording in `ledger` every request and every character it lets through, before the request goes on (what a client was answered is counted). */
 export function withUsage(limiter: Limiter, ledger: UsageLedger): Limiter {
   return {
     acquire: (keyId, pool, own) => limiter.acquire(keyId, pool, own),
     hit: async (keyId, own) => {
       await limiter.hit(keyId, own)
-      ledger.record(keyId, { requests: 1 })
+      await ledger.record(keyId, { requests: 1 })
     },
     charge: async (keyId, characters, own) => {
       await limiter.charge(keyId, characters, own)
-      ledger.record(keyId, { characters })
+      await ledger.record(keyId, { characters })
     },
   }
 }

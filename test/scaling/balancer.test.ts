@@ -15,8 +15,10 @@ import { freePort } from '../helpers/ports.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 /** Every key's limits on both replicas, counted in their one Redis. */
-const CONCURRENT = 8
-const CHARACTERS = 20_000
+const CONCURRENT = 12  // above the 10 streams of the SIGKILL test
+const CHARACTERS = 1_000_000
+/** The budget key's own characters per period, kept with the key. */
+const BUDGET = 20_000
 const run = promisify(execFile)
 const short = JSON.stringify({ model_id: 'svc_flash_v1.5', transcript: 'The birch canoe slid on the smooth planks.', voice: { mode: 'id', id: voiceId('Sarah') } })
 const long = JSON.stringify({ model_id: 'svc_pro_v1.0', transcript: 'Glue the sheet to the dark blue background. It is easy to tell the depth of a well. '.repeat(8), voice: { mode: 'id', id: voiceId('Kal') } })
@@ -32,6 +34,7 @@ let postgres: PostgresServer
 let redis: RedisServer
 let balancer: Balancer
 let key: string
+let keyId: string
 const replicas: Replica[] = []
 
 async function startReplica(replica: Replica): Promise<void> {
@@ -52,6 +55,13 @@ async function speak(body = short): Promise<{ status: number; replica: string | 
   }
 }
 
+/** The key's requests and characters as `svc-tts keys usage` reads them from the shared database. */
+async function usage(): Promise<{ requests: number; characters: number }> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'usage', '--database-url', postgres.url], { cwd: root })
+  const line = stdout.split('\n').find((entry) => entry.startsWith(`${keyId}  `)) ?? ''
+  return { requests: Number(/requests=(\d+)/.exec(line)?.[1] ?? 0), characters: Number(/characters=(\d+)/.exec(line)?.[1] ?? 0) }
+}
+
 /** Until the balancer sends requests to `name` again (its health checks passed). */
 async function untilServing(name: string): Promise<void> {
   const deadline = Date.now() + 20_000
@@ -64,7 +74,9 @@ async function untilServing(name: string): Promise<void> {
 beforeAll(async () => {
   postgres = await startPostgres()
   redis = await startRedis()
-  key = (await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'balanced', '--database-url', postgres.url], { cwd: root })).stdout.trim()
+  const created = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'balanced', '--database-url', postgres.url], { cwd: root })
+  key = created.stdout.trim()
+  keyId = /created key (\S+)/.exec(created.stderr)![1]!
   for (const name of ['a', 'b'] as const) replicas.push({ name, port: await freePort(), dataDir: mkdtempSync(path.join(tmpdir(), `svc-tts-replica-${name}-`)) })
   await Promise.all(replicas.map(startReplica))
   balancer = await startBalancer(await freePort(), [`127.0.0.1:${replicas[0]!.port}`, `127.0.0.1:${replicas[1]!.port}`])
@@ -93,17 +105,22 @@ describe('svc-tts replicas behind haproxy (deploy/haproxy/svc-tts.cfg)', () => {
     expect(new Set(held.filter((h) => h.status === 200).map((h) => h.replica))).toEqual(new Set(['a', 'b']))
     for (const { reader } of held) await reader.cancel()
 
-    // A key of its own, so that the other tests' traffic is not in its budget: 1000 characters a request, to each replica in turn.
-    const other = (await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'budget', '--database-url', postgres.url], { cwd: root })).stdout.trim()
+    // A key with a budget of its own (kept with the key, in place of the replicas' --limits): 1000 characters a request, to each replica in turn.
+    const other = (await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'budget', '--limits', `charactersPerPeriod=${BUDGET}`, '--database-url', postgres.url], { cwd: root })).stdout.trim()
+    // Until both replicas heard of the key (a voice listing costs no characters).
+    for (const replica of replicas) {
+      const deadline = Date.now() + 5000
+      while ((await fetch(`http://127.0.0.1:${replica.port}/voices?limit=1`, { headers: { 'x-api-key': other } })).status !== 200 && Date.now() < deadline) await sleep(20)
+    }
     const transcript = 'The birch canoe slid on the smooth planks. '.repeat(24).slice(0, 1000)
     const statuses: string[] = []
-    for (let i = 0; i < CHARACTERS / 1000 + 1; i++) {
+    for (let i = 0; i < BUDGET / 1000 + 1; i++) {
       const replica = replicas[i % 2]!
       const response = await fetch(`http://127.0.0.1:${replica.port}/text_to_speech`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': other }, body: JSON.stringify({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voiceId('Sarah') } }) })
       statuses.push(response.status === 200 ? '200' : `${response.status} ${((await response.json()) as { error_code: string }).error_code}`)
       if (response.status === 200) await response.arrayBuffer()
     }
-    expect(statuses).toEqual([...Array(CHARACTERS / 1000).fill('200'), '429 USAGE_LIMIT_EXCEEDED'])
+    expect(statuses).toEqual([...Array(BUDGET / 1000).fill('200'), '429 USAGE_LIMIT_EXCEEDED'])
   }, 120_000)
 
   it('a rolling restart under a steady 20 requests a second loses no request', async () => {
@@ -139,6 +156,7 @@ describe('svc-tts replicas behind haproxy (deploy/haproxy/svc-tts.cfg)', () => {
     const cloned = await fetch(`${balancer.url}/voices/clone`, { method: 'POST', headers: { 'x-api-key': key }, body: form })
     expect(cloned.status).toBe(200)
     const { voice_id } = (await cloned.json()) as { voice_id: string }
+    const before = await usage()
     const whole = (await speak(long)).bytes
 
     const streams = await Promise.all(
@@ -146,7 +164,8 @@ describe('svc-tts replicas behind haproxy (deploy/haproxy/svc-tts.cfg)', () => {
         const response = await fetch(`${balancer.url}/text_to_speech/streaming`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: long })
         const reader = response.body!.getReader()
         const first = await reader.read()
-        return { replica: response.headers.get('x-svc-tts-replica'), reader, bytes: first.value?.byteLength ?? 0 }
+        if (response.status !== 200) throw new Error(`stream refused: ${response.status} ${Buffer.from(first.value ?? []).toString()}`)
+        return { replica: response.headers.get("x-svc-tts-replica"), reader, bytes: first.value?.byteLength ?? 0 }
       }),
     )
     expect(new Set(streams.map((s) => s.replica))).toEqual(new Set(['a', 'b']))
@@ -176,6 +195,15 @@ describe('svc-tts replicas behind haproxy (deploy/haproxy/svc-tts.cfg)', () => {
     const kept = await fetch(`${balancer.url}/voices/${voice_id}`, { headers: { 'x-api-key': key } })
     expect(kept.status).toBe(200)
     await kept.arrayBuffer()
+    // Every request acknowledged (answered with a status) since `before` is in the usage, the victim's included.
+    const acknowledged = 1 + streams.length + after.length + 1
+    const longCharacters = (JSON.parse(long) as { transcript: string }).transcript.length
+    const shortCharacters = (JSON.parse(short) as { transcript: string }).transcript.length
+    const deadline = Date.now() + 3000
+    let now = await usage()
+    while (now.requests - before.requests < acknowledged && Date.now() < deadline) now = await usage()
+    expect(now.requests - before.requests).toBe(acknowledged)
+    expect(now.characters - before.characters).toBe((1 + streams.length) * longCharacters + after.length * shortCharacters)
 
     await victim.process!.exit
     await startReplica(victim)
