@@ -43,7 +43,9 @@ export function createTtsRouter(options: ServiceOptions | TtsService): TtsRouter
   const router = Router() as TtsRouter
   for (const route of service.routes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'
-    router[method](route.path, (request: Request, response: Response) => {
+    router[method](route.path, (request: Request, response: Response, next: NextFunction) => {
+      // Express's routing ignores a trailing slash; a route path that ends with one is for the targets that do (target.ts).
+      if (route.path.length > 1 && route.path.endsWith('/') && !request.path.endsWith('/')) return next()
       // An app that parsed JSON already (express.json()) hands over its body; else the raw body is read here.
       const parsed: unknown = request.body
       void serveRoute(service, route, request, response, request.params as Record<string, string>, parsed)

@@ -125,6 +125,8 @@ export class KeyStore extends EventEmitter<{ change: [] }> {
 
   constructor(keys: readonly StoredKey[] = [], private readonly persistence?: KeyPersistence) {
     super()
+    // Every service sharing the store listens (replicas in one process, tests): no count is a leak.
+    this.setMaxListeners(0)
     this.replace(keys)
   }
 

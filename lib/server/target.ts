@@ -11,6 +11,8 @@ export interface Target {
   segments: string[]
   /** The path as sent (still percent-encoded): what logs show. */
   pathname: string
+  /** Whether the path ends with a slash after a segment (`/playground/`). */
+  trailingSlash: boolean
   query: URLSearchParams
 }
 
@@ -23,16 +25,21 @@ export function parseTarget(raw: string | undefined): Target {
   }
   const segments = url.pathname.split('/').filter(Boolean)
   try {
-    return { segments: segments.map((segment) => decodeURIComponent(segment)), pathname: url.pathname, query: url.searchParams }
+    return { segments: segments.map((segment) => decodeURIComponent(segment)), pathname: url.pathname, trailingSlash: segments.length > 0 && url.pathname.endsWith('/'), query: url.searchParams }
   } catch {
     throw new TtsError('INVALID_REQUEST', 'the request path holds a malformed percent-escape')
   }
 }
 
-/** Matches a target against a route path (`/voices/:voice_id`): its parameters, or undefined. */
+/**
+ * Matches a target against a route path (`/voices/:voice_id`): its parameters, or undefined. A
+ * trailing slash is ignored, except by a route path that ends with one, which matches only a
+ * target that does.
+ */
 export function matchPath(routePath: string, target: Target): Record<string, string> | undefined {
   const pattern = routePath.split('/').filter(Boolean)
   if (pattern.length !== target.segments.length) return undefined
+  if (pattern.length > 0 && routePath.endsWith('/') && !target.trailingSlash) return undefined
   const params: Record<string, string> = {}
   for (let i = 0; i < pattern.length; i++) {
     const expected = pattern[i]!

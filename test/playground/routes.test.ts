@@ -45,6 +45,13 @@ describe.each(ADAPTERS)('the playground on %s', (adapter) => {
     }
   })
 
+  it('sends /playground/ to the page, relatively, so that its relative files resolve (under a prefix too)', async () => {
+    const slash = await fetch(`${server.base}/playground/`, { redirect: 'manual' })
+    expect(slash.status).toBe(308)
+    expect(new URL(slash.headers.get('location')!, `${server.base}/playground/`).href).toBe(`${server.base}/playground`)
+    expect((await fetch(`${server.base}/playground/`)).url).toBe(`${server.base}/playground`)
+  })
+
   it('serves nothing outside its own files', async () => {
     for (const target of ['/playground/assets/package.json', '/playground/assets/..%2Fpackage.json', '/playground/assets/%2e%2e%2f%2e%2e%2fpackage.json', '/playground/assets/app.js%00.html', '/playground/assets/APP.JS']) {
       const response = await rawRequest(Number(new URL(server.base).port), `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)

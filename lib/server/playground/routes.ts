@@ -26,6 +26,8 @@ async function serveFile(name: string, headers: Record<string, string> = {}): Pr
 }
 
 export const PLAYGROUND_ROUTES: readonly AnyRoute[] = [
+  // The page's own URLs are relative to /playground: /playground/ is sent there (relatively, so under a mount prefix too).
+  route({ ...page, path: `${PLAYGROUND_PATH}/`, handle: async () => ({ status: 308, headers: { location: '../playground' }, body: Buffer.alloc(0) }) }),
   route({ ...page, path: PLAYGROUND_PATH, handle: () => serveFile('index.html', { 'content-security-policy': CONTENT_SECURITY_POLICY }) }),
   route({ ...page, path: `${PLAYGROUND_PATH}/assets/:file`, handle: ({ params }) => serveFile(params.file ?? '') }),
   route({
