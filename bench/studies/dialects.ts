@@ -9,11 +9,11 @@
  *   node --import tsx bench/studies/dialects.ts
  */
 import { fork } from 'node:child_process'
-import { request } from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
 import WebSocket from 'ws'
 import { PREDEFINED_VOICES } from '../../lib/index.js'
+import { httpFirstByte } from '../harness/http-first-byte.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
 
@@ -48,19 +48,8 @@ async function startHost(): Promise<Host> {
 }
 
 /** From sending the request (a new connection) to the first byte of its body. */
-function httpFirstByte(port: number, subject: HttpSubject): Promise<number> {
-  const body = JSON.stringify(subject.body)
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const req = request({ host: '127.0.0.1', port, path: subject.path, method: 'POST', headers: { 'content-type': 'application/json', ...subject.headers } }, (response) => {
-      if (response.statusCode !== 200) reject(new Error(`${subject.name}: status ${response.statusCode}`))
-      let first: number | undefined
-      response.on('data', () => (first ??= performance.now() - started))
-      response.on('end', () => resolve(first!))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+function subjectFirstByte(port: number, subject: HttpSubject): Promise<number> {
+  return httpFirstByte({ port, path: subject.path, body: JSON.stringify(subject.body), headers: subject.headers })
 }
 
 /**
@@ -147,7 +136,7 @@ async function main(): Promise<void> {
   const rotated = (count: number, run: number) => Array.from({ length: count }, (_, k) => (k + run) % count)
   for (let run = 0; run < WARMUP + RUNS; run++) {
     for (const i of rotated(HTTP.length, run)) {
-      const ms = await httpFirstByte(host.port, HTTP[i]!)
+      const ms = await subjectFirstByte(host.port, HTTP[i]!)
       if (run >= WARMUP) http[i]!.push(ms)
     }
     for (const i of rotated(WS.length, run)) {

@@ -7,10 +7,10 @@
  *   node --import tsx bench/studies/operations.ts
  */
 import { fork, type ChildProcess } from 'node:child_process'
-import { request } from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
 import { PREDEFINED_VOICES } from '../../lib/index.js'
+import { httpFirstByte } from '../harness/http-first-byte.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
 
@@ -46,19 +46,7 @@ function cpuUs(host: Host): Promise<number> {
 }
 
 /** From sending the request (a new connection) to the first byte of its body; resolves at its end. */
-function firstByte(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const req = request({ host: '127.0.0.1', port, path: '/text_to_speech/streaming', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY } }, (response) => {
-      if (response.statusCode !== 200) reject(new Error(`status ${response.statusCode}`))
-      let first: number | undefined
-      response.on('data', () => (first ??= performance.now() - started))
-      response.on('end', () => resolve(first!))
-    })
-    req.on('error', reject)
-    req.end(BODY)
-  })
-}
+const firstByte = (port: number) => httpFirstByte({ port, path: '/text_to_speech/streaming', body: BODY, headers: { 'x-api-key': KEY } })
 
 const fmt = (value: number) => (value >= 10 ? value.toFixed(1) : value.toFixed(2))
 

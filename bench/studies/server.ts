@@ -7,11 +7,11 @@
  *   node --import tsx bench/studies/server.ts
  */
 import { fork } from 'node:child_process'
-import { request } from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
 import WebSocket from 'ws'
 import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
+import { httpFirstByte } from '../harness/http-first-byte.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
 
@@ -43,18 +43,7 @@ async function startHost(): Promise<Host> {
   }
 }
 
-function httpFirstByte(port: number, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const req = request({ host: '127.0.0.1', port, path: '/text_to_speech/streaming', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': BENCH_KEY } }, (response) => {
-      let first: number | undefined
-      response.on('data', () => (first ??= performance.now() - started))
-      response.on('end', () => resolve(first!))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+const streamingFirstByte = (port: number, body: string) => httpFirstByte({ port, path: '/text_to_speech/streaming', body, headers: { 'x-api-key': BENCH_KEY } })
 
 async function openSocket(port: number, model_id: string): Promise<WebSocket> {
   const socket = new WebSocket(`ws://127.0.0.1:${port}/text_to_speech/websocket/ws?api_key=${BENCH_KEY}&version=v1`)
@@ -145,7 +134,7 @@ async function main(): Promise<void> {
       await iterator.next()
       const local = performance.now() - t0
       await iterator.return(undefined)
-      const overHttp = await httpFirstByte(host.port, body)
+      const overHttp = await streamingFirstByte(host.port, body)
       const overWs = await wsFirstAudio(socket, `r${run}`)
       if (run >= WARMUP) (inProcess.push(local), http.push(overHttp), ws.push(overWs))
     }

@@ -8,12 +8,12 @@
  *   node --import tsx bench/studies/shared-stores.ts
  */
 import { mkdtempSync, readFileSync } from 'node:fs'
-import { request } from 'node:http'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { serveListening, type Listening } from '../../test/helpers/served.js'
 import { startPostgres } from '../../test/helpers/postgres.js'
 import { startRedis } from '../../test/helpers/redis.js'
+import { httpFirstByte } from '../harness/http-first-byte.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
 
@@ -36,17 +36,7 @@ async function clone(server: Listening): Promise<string> {
 /** From sending the request (a new connection) to the first byte of its body; resolves at its end. */
 function firstByte(port: number, voice: string): Promise<number> {
   const body = JSON.stringify({ model_id: 'svc_flash_v1.5', transcript: TEXT, voice: { mode: 'id', id: voice }, output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 22050 } })
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const req = request({ host: '127.0.0.1', port, path: '/text_to_speech/streaming', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY } }, (response) => {
-      if (response.statusCode !== 200) reject(new Error(`status ${response.statusCode}`))
-      let first: number | undefined
-      response.on('data', () => (first ??= performance.now() - started))
-      response.on('end', () => resolve(first!))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+  return httpFirstByte({ port, path: '/text_to_speech/streaming', body, headers: { 'x-api-key': KEY } })
 }
 
 const fmt = (ms: number) => (ms >= 10 ? ms.toFixed(1) : ms.toFixed(2))

@@ -6,7 +6,7 @@
 import { TtsError } from '../errors.js'
 import type { Language } from '../text/types.js'
 import { uuidFromName } from '../voices/ids.js'
-import { DEFAULT_LIST_LIMIT } from '../voices/sqlite-store.js'
+import { DEFAULT_LIST_LIMIT } from '../voices/paging.js'
 import type { ListVoicesOptions, NewVoice, StoredVoice, VoicePage, VoicePatch, VoiceQuota, VoiceRecord, VoiceSample, VoiceStore, VoiceUsage } from '../voices/types.js'
 import type { LoadedPack, PackSpeaker } from './packs.js'
 

@@ -7,20 +7,16 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { PoolClient } from 'pg'
-import { TtsError } from '../errors.js'
 import type { SharedDatabase } from '../postgres/database.js'
 import { PREDEFINED_VOICES } from './predefined.js'
 import { readOnly, voiceFromRow, type VoiceRow } from './voice-rows.js'
 import { checkQuota } from './quota.js'
-import { DEFAULT_LIST_LIMIT } from './sqlite-store.js'
+import { listVoices } from './paging.js'
 import type { ListVoicesOptions, NewVoice, StoredVoice, VoicePage, VoicePatch, VoiceQuota, VoiceSample, VoiceStore, VoiceUsage } from './types.js'
 
 interface Row extends VoiceRow {
   seq: string
 }
-
-/** Where a page ends: an index into the predefined voices, or the seq of a cloned voice. */
-type Position = { predefined: number } | { seq: string }
 
 /** The lock that serialises an owner's new voices across replicas (the quota check and the insert). */
 const OWNER_LOCK = 'svc_tts_voice_owner:'
@@ -31,39 +27,15 @@ export class PostgresVoiceStore implements VoiceStore {
   /** `database` stays its owner's to close. */
   constructor(private readonly database: SharedDatabase) {}
 
-  async list({ limit = DEFAULT_LIST_LIMIT, cursor, language, gender, voice_type }: ListVoicesOptions = {}): Promise<VoicePage> {
-    const after = cursor === undefined ? undefined : await this.positionOf(cursor)
-    const picked: { voice: StoredVoice }[] = []
-    const wanted = limit + 1
-    if (voice_type !== 'CUSTOM' && (after === undefined || 'predefined' in after)) {
-      const start = after === undefined ? 0 : after.predefined + 1
-      for (let i = start; i < PREDEFINED_VOICES.length && picked.length < wanted; i++) {
-        const voice = PREDEFINED_VOICES[i]!
-        if (language !== undefined && voice.record.language !== language) continue
-        if (gender !== undefined && voice.record.gender !== gender) continue
-        picked.push({ voice })
-      }
-    }
-    if (voice_type !== 'PREDEFINED' && picked.length < wanted) {
-      const from = after !== undefined && 'seq' in after ? after.seq : '0'
-      const rows = await this.database.query<Row>(
+  list(options: ListVoicesOptions = {}): Promise<VoicePage> {
+    return listVoices<string>(options, {
+      seqOf: async (voiceId) => (await this.database.query<{ seq: string }>('SELECT seq FROM voices WHERE voice_id = $1 UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = $1', [voiceId]))[0]?.seq,
+      after: async (after, { language, gender }, count) => (await this.database.query<Row>(
         `SELECT * FROM voices WHERE seq > $1 AND ($2::text IS NULL OR language = $2) AND ($3::text IS NULL OR gender = $3)
          ORDER BY seq LIMIT $4`,
-        [from, language ?? null, gender ?? null, wanted - picked.length],
-      )
-      for (const row of rows) picked.push({ voice: voiceFromRow(row) })
-    }
-    const page = picked.slice(0, limit)
-    return { voices: page.map((p) => p.voice.record), next_cursor: picked.length > limit ? page[page.length - 1]!.voice.record.voice_id : null }
-  }
-
-  /** Where the voice a cursor names stands in the list, also once it is deleted. */
-  private async positionOf(cursor: string): Promise<Position> {
-    const index = PREDEFINED_VOICES.findIndex((v) => v.record.voice_id === cursor)
-    if (index >= 0) return { predefined: index }
-    const [row] = await this.database.query<{ seq: string }>('SELECT seq FROM voices WHERE voice_id = $1 UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = $1', [cursor])
-    if (!row) throw new TtsError('INVALID_REQUEST', `cursor '${cursor}' is not the id of a voice this list returned`)
-    return { seq: row.seq }
+        [after ?? '0', language ?? null, gender ?? null, count],
+      )).map(voiceFromRow),
+    })
   }
 
   async get(voiceId: string): Promise<StoredVoice | undefined> {

@@ -4,7 +4,7 @@
  * predefined voices in memory, read-only, listed first.
  */
 import { randomUUID } from 'node:crypto'
-import { TtsError } from '../errors.js'
+import { listVoices } from './paging.js'
 import { PREDEFINED_VOICES } from './predefined.js'
 import { readOnly, voiceFromRow, type VoiceRow } from './voice-rows.js'
 import { checkQuota } from './quota.js'
@@ -21,14 +21,9 @@ import type {
   VoiceUsage,
 } from './types.js'
 
-export const DEFAULT_LIST_LIMIT = 20
-
 interface Row extends VoiceRow {
   seq: number
 }
-
-/** Where a page ends: an index into the predefined voices, or the seq of a cloned voice. */
-type Position = { predefined: number } | { seq: number }
 
 export class SqliteVoiceStore implements VoiceStore {
   private opened: VoiceDatabase | undefined
@@ -60,55 +55,20 @@ export class SqliteVoiceStore implements VoiceStore {
     return this.file === ':memory:' ? this.opened : this.database
   }
 
-  async list({ limit = DEFAULT_LIST_LIMIT, cursor, language, gender, voice_type }: ListVoicesOptions = {}): Promise<VoicePage> {
-    const after = cursor === undefined ? undefined : await this.positionOf(cursor)
-    const picked: { voice: StoredVoice; position: Position }[] = []
-    // One row more than asked tells whether another page follows.
-    const wanted = limit + 1
-
-    if (voice_type !== 'CUSTOM' && (after === undefined || 'predefined' in after)) {
-      const start = after === undefined ? 0 : after.predefined + 1
-      for (let i = start; i < PREDEFINED_VOICES.length && picked.length < wanted; i++) {
-        const voice = PREDEFINED_VOICES[i]!
-        if (language !== undefined && voice.record.language !== language) continue
-        if (gender !== undefined && voice.record.gender !== gender) continue
-        picked.push({ voice, position: { predefined: i } })
-      }
-    }
+  list(options: ListVoicesOptions = {}): Promise<VoicePage> {
     const stored = this.stored
-    if (voice_type !== 'PREDEFINED' && picked.length < wanted && stored) {
-      const from = after !== undefined && 'seq' in after ? after.seq : 0
-      const rows = await stored.read(() => stored.db
+    return listVoices<number>(options, stored && {
+      seqOf: (voiceId) => stored.read(() => (stored.db
+        .prepare('SELECT seq FROM voices WHERE voice_id = @voiceId UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = @voiceId')
+        .get({ voiceId }) as { seq: number } | undefined)?.seq),
+      after: (after, { language, gender }, count) => stored.read(() => (stored.db
         .prepare(
           `SELECT * FROM voices WHERE seq > @seq
              AND (@language IS NULL OR language = @language) AND (@gender IS NULL OR gender = @gender)
            ORDER BY seq LIMIT @limit`,
         )
-        .all({
-          seq: from,
-          language: language ?? null,
-          gender: gender ?? null,
-          limit: wanted - picked.length,
-        }) as Row[])
-      for (const row of rows) picked.push({ voice: voiceFromRow(row), position: { seq: row.seq } })
-    }
-
-    const page = picked.slice(0, limit)
-    const more = picked.length > limit
-    // The SPEC's next_cursor is the id of the page's last voice.
-    return { voices: page.map((p) => p.voice.record), next_cursor: more ? page[page.length - 1]!.voice.record.voice_id : null }
-  }
-
-  /** Where the voice a cursor names stands in the list, also once it is deleted. */
-  private async positionOf(cursor: string): Promise<Position> {
-    const index = PREDEFINED_VOICES.findIndex((v) => v.record.voice_id === cursor)
-    if (index >= 0) return { predefined: index }
-    const stored = this.stored
-    const row = await stored?.read(() => stored.db
-      .prepare('SELECT seq FROM voices WHERE voice_id = @cursor UNION ALL SELECT seq FROM deleted_voices WHERE voice_id = @cursor')
-      .get({ cursor }) as { seq: number } | undefined)
-    if (!row) throw new TtsError('INVALID_REQUEST', `cursor '${cursor}' is not the id of a voice this list returned`)
-    return { seq: row.seq }
+        .all({ seq: after ?? 0, language: language ?? null, gender: gender ?? null, limit: count }) as Row[]).map(voiceFromRow)),
+    })
   }
 
   async get(voiceId: string): Promise<StoredVoice | undefined> {
