@@ -1,18 +1,9 @@
 /** `svc-tts keys create|list|revoke`: the data directory's key file, or the shared database's keys. */
-import { homedir } from 'node:os'
-import path from 'node:path'
 import { SharedDatabase } from '../postgres/database.js'
 import { KeyStore, SCOPES, type Scope } from '../server/keys.js'
 import { databaseKeys } from '../server/postgres-keys.js'
+import { DATABASE_URL_ENV, defaultDataDir } from './data-dir.js'
 import { usageError } from './exit.js'
-
-/** The environment variable `serve` and `keys` read the shared database's URL from when --database-url is not given. */
-export const DATABASE_URL_ENV = 'SVC_TTS_DATABASE_URL'
-
-/** Where `serve` and `keys` keep their data: --data-dir, else SVC_TTS_DATA_DIR, else ~/.svc-tts. */
-export function defaultDataDir(): string {
-  return process.env.SVC_TTS_DATA_DIR ?? path.join(homedir(), '.svc-tts')
-}
 
 function parseScopes(value: string | undefined): Scope[] {
   if (!value) return [...SCOPES]
