@@ -36,8 +36,8 @@ export interface ServeOptions {
   dialects?: Record<string, boolean>
   /** The playground page (default: on when the host is loopback, so it is not offered to a network by surprise). */
   playground?: boolean
-  /** Neural packs and device (from --models-dir). */
-  engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
+  /** Neural packs and device (from --models-dir); the synthesis threads' priority. */
+  engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads' | 'threadNice'>
   /** Voices and keys in a PostgreSQL database replicas share, instead of the data directory's files. */
   databaseUrl?: string
   /** The metrics and probes on a port of their own, with no key. */
