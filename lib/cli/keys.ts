@@ -1,11 +1,10 @@
 /** `svc-tts keys create|list|limits|revoke|usage`: the data directory's key file, or the shared database's keys (and usage). */
-import { homedir } from 'node:os'
-import path from 'node:path'
 import { SharedDatabase } from '../postgres/database.js'
 import { KeyStore, SCOPES, type Scope } from '../server/keys.js'
 import { keyLimitsSchema, type KeyLimits } from '../server/limits.js'
 import { databaseKeys } from '../server/postgres-keys.js'
 import { PostgresUsage } from '../server/postgres-usage.js'
+import { DATABASE_URL_ENV, defaultDataDir } from './data-dir.js'
 import { usageError } from './exit.js'
 import { numberPairs } from './pairs.js'
 
@@ -25,14 +24,6 @@ interface KeyValues {
 
 function limitsText(limits: KeyLimits | undefined): string {
   return limits ? Object.entries(limits).map(([name, value]) => `${name}=${value}`).join(',') : '-'
-}
-
-/** The environment variable `serve` and `keys` read the shared database's URL from when --database-url is not given. */
-export const DATABASE_URL_ENV = 'SVC_TTS_DATABASE_URL'
-
-/** Where `serve` and `keys` keep their data: --data-dir, else SVC_TTS_DATA_DIR, else ~/.svc-tts. */
-export function defaultDataDir(): string {
-  return process.env.SVC_TTS_DATA_DIR ?? path.join(homedir(), '.svc-tts')
 }
 
 function parseScopes(value: string | undefined): Scope[] {

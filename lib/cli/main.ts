@@ -10,27 +10,18 @@ import { createEngine } from '../engine/create.js'
 import { TtsError } from '../errors.js'
 import { DICTIONARIES_USAGE, dictionaryLocator, manageDictionaries } from './dictionaries.js'
 import { asCliError, exitCodeOf, usageError } from './exit.js'
-import { limitsSchema } from '../server/limits.js'
-import { jobsOptionsSchema } from '../server/jobs/options.js'
-import { numberPairs } from './pairs.js'
 import { listModels, listVoices } from './lists.js'
 import { say } from './say.js'
 import { textSource } from './text.js'
 import { readModelsDir } from '../neural/models-dir.js'
-import { DIALECT_NAMES } from '../server/dialects/index.js'
-import { FRAMEWORKS, type Framework } from '../server/mount.js'
-import { SharedDatabase } from '../postgres/database.js'
-import { PostgresDictionaryStore } from '../voices/dictionaries/postgres-store.js'
-import { DATABASE_URL_ENV, defaultDataDir, manageKeys } from './keys.js'
-import { manageModels } from './models.js'
-import { packVoiceFor } from './pack-voice.js'
-import { defaultModelsDir } from '../neural/store/home.js'
+import { DATABASE_URL_ENV, defaultDataDir } from './data-dir.js'
 import type { PackOptions } from '../neural/options.js'
-import { serve } from './serve.js'
-import { REDIS_URL_ENV } from '../server/redis/connection.js'
 import { LANGUAGES } from '../text/types.js'
 
-const USAGE = `usage:
+/** What the commands take; the server's names are loaded only to print it. */
+async function usage(): Promise<string> {
+  const [{ FRAMEWORKS }, { DIALECT_NAMES }] = await Promise.all([import('../server/mount.js'), import('../server/dialects/index.js')])
+  return `usage:
   svc-tts say "text" --out FILE [options]      speak text into FILE (.wav .mp3 .ogg .flac .raw), - for stdout
   svc-tts say - | --text-file FILE ...          the text from stdin (also when no text is given and stdin is a pipe) or a file
   svc-tts voices [--language xx]
@@ -70,6 +61,7 @@ say options:
   --dictionary ID[@N]     a pronunciation dictionary of --data-dir's library (repeat for more)
   --quiet, -q             no progress bar, no summary line
   --models-dir DIR        serve model ids from the packs in DIR/svc-tts.models.json (say, voices, models, serve)`
+}
 
 /** The package's version, from the package.json two folders up from the compiled module (dist/cli/) or the source (lib/cli/). */
 function packageVersion(): string {
@@ -125,25 +117,12 @@ function parseCommandLine(argv: string[]) {
   })
 }
 
-function portOf(value: string, flag: string): number {
-  const port = Number(value)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError(`${flag} must be a port number`)
-  return port
-}
-
-/** `--dialects openai,cartesia` (or `none`): each dialect on or off. */
-function dialectsOf(list: string): Record<string, boolean> {
-  const named = list === 'none' ? [] : list.split(',').map((name) => name.trim())
-  const unknown = named.filter((name) => !DIALECT_NAMES.includes(name))
-  if (unknown.length > 0) throw usageError(`--dialects takes ${DIALECT_NAMES.join(', ')} (comma-separated) or none; unknown: ${unknown.join(', ')}`)
-  return Object.fromEntries(DIALECT_NAMES.map((name) => [name, named.includes(name)]))
-}
-
 async function modelsCommand([action, ...names]: string[], values: ReturnType<typeof parseCommandLine>['values']): Promise<number> {
   const interrupted = new AbortController()
   const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
   process.once('SIGINT', onInterrupt)
   try {
+    const { manageModels } = await import('./models.js')
     return await manageModels(
       { action: action!, names, modelsDir: values['models-dir'], language: values.language, quality: values.quality, quiet: values.quiet ?? false },
       { stdout: process.stdout, stderr: process.stderr, signal: interrupted.signal },
@@ -151,14 +130,6 @@ async function modelsCommand([action, ...names]: string[], values: ReturnType<ty
   } finally {
     process.off('SIGINT', onInterrupt)
   }
-}
-
-/** The jobs' options --jobs-options takes (the directory has its flag, and worker is on or off). */
-const JOBS_FLAG_OPTIONS = { maxCharacters: true, maxAudioSeconds: true, resultTtlSeconds: true, concurrency: true, attempts: true, lockMs: true } as const
-
-function onOff(option: string, value: string): boolean {
-  if (value !== 'on' && value !== 'off') throw usageError(`${option} takes on or off`)
-  return value === 'on'
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -169,16 +140,17 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`)
+    process.stdout.write(`${await usage()}\n`)
     return 0
   }
-  if (!command) throw usageError(`no command given\n${USAGE}`)
-  if (command === 'keys') return manageKeys(rest[0], rest[1], values)
+  if (!command) throw usageError(`no command given\n${await usage()}`)
+  if (command === 'keys') return (await import('./keys.js')).manageKeys(rest[0], rest[1], values)
   if (command === 'models' && rest[0] !== undefined) return modelsCommand(rest, values)
   if (command === 'dictionaries') {
     const url = values['database-url'] ?? process.env[DATABASE_URL_ENV]
-    const database = url ? await SharedDatabase.connect(url) : undefined
-    const engine = await createEngine({ dataDir: values['data-dir'] ?? defaultDataDir(), ...(database && { dictionaryStore: new PostgresDictionaryStore(database) }) })
+    const database = url ? await (await import('../postgres/database.js')).SharedDatabase.connect(url) : undefined
+    const dictionaryStore = database && new (await import('../voices/dictionaries/postgres-store.js')).PostgresDictionaryStore(database)
+    const engine = await createEngine({ dataDir: values['data-dir'] ?? defaultDataDir(), ...(dictionaryStore && { dictionaryStore }) })
     try {
       return await manageDictionaries(engine, rest[0], rest[1], values, (line) => process.stdout.write(`${line}\n`))
     } finally {
@@ -186,44 +158,8 @@ async function main(argv: string[]): Promise<number> {
       await database?.close()
     }
   }
-  if (command === 'serve') {
-    const framework = values.framework ?? 'standalone'
-    if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw usageError(`--framework must be one of ${FRAMEWORKS.join(', ')}`)
-    const port = portOf(values.port ?? '8080', '--port')
-    const databaseUrl = values['database-url'] ?? process.env[DATABASE_URL_ENV]
-    const drainSeconds = Number(values['drain-seconds'] ?? 5)
-    if (!Number.isFinite(drainSeconds) || drainSeconds < 0 || drainSeconds > 600) throw usageError('--drain-seconds must be a number of seconds from 0 to 600')
-    // stdout carries serve's log lines, so Wyoming cannot have it.
-    if (values.wyoming !== undefined && !/^(tcp|unix):\/\/./.test(values.wyoming)) throw usageError('--wyoming takes tcp://host:port or unix://path')
-    const redisUrl = values['redis-url'] ?? process.env[REDIS_URL_ENV]
-    if (redisUrl !== undefined && !/^rediss?:\/\/./.test(redisUrl)) throw usageError('--redis-url takes redis://host:port (or rediss:// for TLS)')
-    if (values['jobs-dir'] !== undefined && redisUrl === undefined) throw usageError('--jobs-dir needs --redis-url (or SVC_TTS_REDIS_URL): the jobs are queued there')
-    if ((values['jobs-options'] ?? values['jobs-worker']) !== undefined && values['jobs-dir'] === undefined) throw usageError('--jobs-options and --jobs-worker need --jobs-dir')
-    const slotLeaseSeconds = values['slot-lease-seconds'] === undefined ? undefined : Number(values['slot-lease-seconds'])
-    if (slotLeaseSeconds !== undefined && !(slotLeaseSeconds >= 0.3 && slotLeaseSeconds <= 3600)) throw usageError('--slot-lease-seconds must be a number of seconds from 0.3 to 3600')
-    if (slotLeaseSeconds !== undefined && redisUrl === undefined) throw usageError('--slot-lease-seconds needs --redis-url: slots are leased in Redis')
-    const jobs = {
-      ...(values['jobs-options'] !== undefined && numberPairs('--jobs-options', values['jobs-options'], jobsOptionsSchema.pick(JOBS_FLAG_OPTIONS))),
-      ...(values['jobs-worker'] !== undefined && { worker: onOff('--jobs-worker', values['jobs-worker']) }),
-    }
-    await serve({
-      port, host: values.host ?? '127.0.0.1', dataDir: values['data-dir'] ?? defaultDataDir(), framework: framework as Framework, shutdownDeadlineMs: 10_000,
-      drainGraceMs: Math.round(drainSeconds * 1000),
-      ...(databaseUrl !== undefined && { databaseUrl }),
-      ...(values['metrics-port'] !== undefined && { metricsPort: portOf(values['metrics-port'], '--metrics-port') }),
-      ...(values['cors-origins'] !== undefined && { corsOrigins: values['cors-origins'].split(',').map((origin) => origin.trim()) }),
-      ...(values.dialects !== undefined && { dialects: dialectsOf(values.dialects) }),
-      ...(values.wyoming !== undefined && { wyoming: values.wyoming }),
-      ...(values.playground !== undefined && { playground: onOff('--playground', values.playground) }),
-      ...(redisUrl !== undefined && { redisUrl }),
-      ...(values.limits !== undefined && { limits: numberPairs('--limits', values.limits, limitsSchema) }),
-      ...(values['jobs-dir'] !== undefined && { jobsDir: values['jobs-dir'], jobs }),
-      ...(slotLeaseSeconds !== undefined && { slotLeaseMs: Math.round(slotLeaseSeconds * 1000) }),
-      ...(values['models-dir'] && { engine: readModelsDir(values['models-dir']) }),
-    })
-    return 0
-  }
-  if (!['say', 'voices', 'models'].includes(command)) throw usageError(`unknown command '${command}'\n${USAGE}`)
+  if (command === 'serve') return (await import('./serve-command.js')).serveCommand(values)
+  if (!['say', 'voices', 'models'].includes(command)) throw usageError(`unknown command '${command}'\n${await usage()}`)
   if (values.language && !(LANGUAGES as readonly string[]).includes(values.language)) {
     throw usageError(`--language must be one of ${LANGUAGES.join(', ')}`)
   }
@@ -244,8 +180,11 @@ async function main(argv: string[]): Promise<number> {
     const onInterrupt = () => interrupted.abort(new TtsError('ABORTED', 'interrupted'))
     process.once('SIGINT', onInterrupt)
     try {
-      const modelsDir = values['models-dir'] ?? defaultModelsDir()
-      const packVoice = await packVoiceFor(values.voice, { modelsDir, pull: values.pull ?? false, quiet: values.quiet ?? false, signal: interrupted.signal, stderr: process.stderr })
+      // Only a --voice can name a pulled pack: the pack machinery is loaded for it alone.
+      const packVoice = values.voice === undefined ? undefined : await (await import('./pack-voice.js')).packVoiceFor(values.voice, {
+        modelsDir: values['models-dir'] ?? (await import('../neural/store/home.js')).defaultModelsDir(),
+        pull: values.pull ?? false, quiet: values.quiet ?? false, signal: interrupted.signal, stderr: process.stderr,
+      })
       await say(() => startEngine(packVoice?.models), text, {
         ...(values.out !== undefined && { out: values.out }),
         ...(values.format !== undefined && { format: values.format }),

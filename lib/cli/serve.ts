@@ -17,6 +17,7 @@ import { mount, type Framework, type MountedService } from '../server/mount.js'
 import { TtsService } from '../server/service.js'
 import { type RequestLog } from '../server/service-options.js'
 import { createWyomingServer, type WyomingServer } from '../server/wyoming/server.js'
+import { batchedLines, type LogLines } from './log-lines.js'
 import { withKeyLimits, type LimitOptions } from '../server/limits.js'
 import { PostgresUsage } from '../server/postgres-usage.js'
 import { sharedLimits, type SharedLimits } from '../server/redis/shared-limits.js'
@@ -37,8 +38,8 @@ export interface ServeOptions {
   dialects?: Record<string, boolean>
   /** The playground page (default: on when the host is loopback, so it is not offered to a network by surprise). */
   playground?: boolean
-  /** Neural packs and device (from --models-dir). */
-  engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads'>
+  /** Neural packs and device (from --models-dir); the synthesis threads' priority. */
+  engine?: Pick<EngineOptions, 'models' | 'device' | 'modelThreads' | 'threadNice'>
   /** Voices and keys in a PostgreSQL database replicas share, instead of the data directory's files. */
   databaseUrl?: string
   /** The metrics and probes on a port of their own, with no key. */
@@ -59,8 +60,10 @@ export interface ServeOptions {
   slotLeaseMs?: number
 }
 
-function logLine(fields: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`)
+type LogLine = (fields: Record<string, unknown>) => void
+
+function jsonLines(lines: LogLines): LogLine {
+  return (fields) => lines.write(JSON.stringify({ time: new Date().toISOString(), ...fields }))
 }
 
 /**
@@ -68,7 +71,7 @@ function logLine(fields: Record<string, unknown>): void {
  * together would each make one), else the data directory's key file, creating (and printing once)
  * a first key.
  */
-async function loadKeys(dataDir: string, database: SharedDatabase | undefined): Promise<KeyStore> {
+async function loadKeys(dataDir: string, database: SharedDatabase | undefined, lines: LogLines, logLine: LogLine): Promise<KeyStore> {
   const fromEnv = KeyStore.fromEnv(process.env[API_KEYS_ENV])
   if (fromEnv) return fromEnv
   if (database) {
@@ -79,7 +82,7 @@ async function loadKeys(dataDir: string, database: SharedDatabase | undefined): 
   const store = await KeyStore.load(dataDir)
   if (store.size === 0) {
     const { key } = await store.create('default')
-    process.stdout.write(`Created an API key (it is shown only this once; only its hash is kept in ${store.path}):\n${key}\n`)
+    lines.write(`Created an API key (it is shown only this once; only its hash is kept in ${store.path}):\n${key}`)
   }
   watchFile(store.path!, { interval: 1000 }, () => void store.reload().catch(() => {})).unref()
   return store
@@ -102,10 +105,19 @@ function playgroundKey(keys: KeyStore, host: string): string | undefined {
  * SIGINT (a person at a terminal) shuts down without the grace.
  */
 export async function serve(options: ServeOptions): Promise<void> {
+  const lines = batchedLines(process.stdout)
+  try {
+    await serveLogging(options, lines, jsonLines(lines))
+  } finally {
+    lines.close()
+  }
+}
+
+async function serveLogging(options: ServeOptions, lines: LogLines, logLine: LogLine): Promise<void> {
   const database = options.databaseUrl === undefined ? undefined : await SharedDatabase.connect(options.databaseUrl)
   let keys: KeyStore
   try {
-    keys = await loadKeys(options.dataDir, database)
+    keys = await loadKeys(options.dataDir, database, lines, logLine)
   } catch (error) {
     await database?.close()
     throw error

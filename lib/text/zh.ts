@@ -4,19 +4,24 @@
  * 1.51 and reads Hanzi with wrong polyphones (NATIVE.md). Each Hanzi is a source word (one
  * syllable each); a Latin word inside Chinese is one word read by the English voice, not spelled.
  */
-import { pinyin } from 'pinyin-pro'
+import { createRequire } from 'node:module'
 import { cjkPunctuation, CJK_RUNS } from './cjk.js'
 import { normaliserFor } from './normalise/index.js'
 import type { TextSegment } from './parser.js'
 import type { TokenReader, WordCollector } from './token-reader.js'
 import type { SpeechUnit, Unit } from './units.js'
 
+// Loaded on the first Chinese text: its dictionaries would cost every program's start-up.
+const require = createRequire(import.meta.url)
+let pinyinPro: typeof import('pinyin-pro') | undefined
+
 export const PINYIN_VOICE = 'cmn-latn-pinyin'
 export const LATIN_VOICE = 'en'
 
 /** Tone-numbered pinyin for a run of Hanzi, one syllable per character. */
 export function toPinyin(hanzi: string): string[] {
-  return pinyin(hanzi, { toneType: 'num', type: 'array', v: true })
+  pinyinPro ??= require('pinyin-pro') as typeof import('pinyin-pro')
+  return pinyinPro.pinyin(hanzi, { toneType: 'num', type: 'array', v: true })
 }
 
 /** The pinyin voice reads digits as Chinese numbers but drops a decimal point; it is read as 点 (dian3). */

@@ -10,7 +10,8 @@
  *   read-only: the voices speak, writes are VOICE_LIBRARY_READ_ONLY.
  */
 import { chmodSync, closeSync, existsSync, openSync, rmSync, statSync, writeSync } from 'node:fs'
-import Database from 'better-sqlite3'
+import { createRequire } from 'node:module'
+import type Database from 'better-sqlite3'
 import { TtsError } from '../errors.js'
 
 /** Each entry moves the schema one version up; PRAGMA user_version records how far a database is. */
@@ -78,9 +79,14 @@ function storageError(error: unknown): unknown {
   return error
 }
 
+// Loaded when a library is first opened, not at every program's start-up.
+const require = createRequire(import.meta.url)
+let Sqlite: typeof Database | undefined
+
 function openDatabase(file: string, readonly: boolean): Database.Database {
   try {
-    return new Database(file, { readonly, fileMustExist: readonly })
+    Sqlite ??= require('better-sqlite3') as typeof Database
+    return new Sqlite(file, { readonly, fileMustExist: readonly })
   } catch (cause) {
     if (!/bindings file|better_sqlite3\.node/.test(String(cause))) throw cause
     throw new TtsError('VOICE_LIBRARY_UNAVAILABLE', "the voice library needs better-sqlite3's native binary, which is missing (was it installed with --ignore-scripts?): run `npm rebuild better-sqlite3`", { cause })

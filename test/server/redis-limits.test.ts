@@ -125,13 +125,17 @@ describe('limits shared through Redis', () => {
     const [a, b] = clients.map((client) => new RedisLimiter(client, { prefix, limits: { concurrentRequests: 1 } }))
     try {
       const first = await a!.acquire('k')
+      const taken = Date.now()
       await new Promise((resolve) => setTimeout(resolve, 2500))
       first()
+      const holdMs = Date.now() - taken
       const held = await a!.acquire('k')
-      // Slots of this key were held 2.5 s: the one just taken is expected to free in 3 s (rounded up), as b hears.
+      // Slots of this key were held 2.5 s (more on a loaded machine): the one just taken is expected to free
+      // about then, as b hears (a key with no history would be told 1 s).
       const refused = await b!.acquire('k').then(() => undefined, (error: { code: string; extra: { retry_after_seconds: number } }) => error)
       expect(refused?.code).toBe('TOO_MANY_CONCURRENT_REQUESTS')
-      expect(refused?.extra.retry_after_seconds).toBe(3)
+      expect(refused?.extra.retry_after_seconds).toBeGreaterThanOrEqual(2)
+      expect(refused?.extra.retry_after_seconds).toBeLessThanOrEqual(Math.ceil(holdMs / 1000) + 1)
       held()
       await expect(b!.acquire('k')).resolves.toBeTypeOf('function')
     } finally {

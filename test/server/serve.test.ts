@@ -67,6 +67,23 @@ describe.each(ADAPTERS)('svc-tts serve --framework %s', (framework) => {
   }, 90_000)
 })
 
+describe('svc-tts serve log lines', () => {
+  it('logs every request answered before a SIGTERM, in order, with the stop last', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-tts-serve-'))
+    const served = await serveListening(dataDir, 'standalone')
+    const ids: string[] = []
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${served.url}/`, { headers: { version: 'v1' } })))
+      for (const answer of answers) (await answer.arrayBuffer(), ids.push(answer.headers.get('x-request-id')!))
+    }
+    expect(await served.stop()).toBe(0)
+    const logged = served.lines.filter((line) => line.includes('"request"')).map((line) => (JSON.parse(line) as { request_id: string }).request_id)
+    expect(new Set(logged)).toEqual(new Set(ids))
+    const messages = served.lines.filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg)
+    expect(messages.slice(-2)).toEqual(['shutting down', 'stopped'])
+  }, 60_000)
+})
+
 describe('svc-tts serve --dialects', () => {
   const speech = (url: string, key: string) =>
     fetch(`${url}/v1/audio/speech`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ model: 'tts-1', input: 'Hello.', voice: 'alloy', response_format: 'pcm' }) })

@@ -9,13 +9,18 @@
  * names the words in the timestamps; `sourceOffset` maps a place in it back into the transcript
  * for error positions.
  */
-import { SaxesParser, type SaxesTagPlain } from 'saxes'
+import { createRequire } from 'node:module'
+import type { SaxesTagPlain } from 'saxes'
 import { TtsError } from '../../errors.js'
 import { parseBreakDuration } from '../breaks.js'
 import { markupError, type Segment, type SourceSpan } from '../parser.js'
 import { LANGUAGES, type Language, type Rendering } from '../types.js'
 import { INTERPRETATIONS, sayAs, type Interpretation } from './say-as.js'
 import { breakStrengthMs, emphasisRendering, pitchFactor, rateFactor, volumeFactor } from './values.js'
+
+// Loaded on the first SSML document, not at every program's start-up.
+const require = createRequire(import.meta.url)
+let saxes: typeof import('saxes') | undefined
 
 /** Elements nested deeper than this are refused: no document needs it, and each level is state held. */
 export const MAX_SSML_DEPTH = 32
@@ -153,7 +158,7 @@ class DocumentReader {
   /** Where in the transcript the parser was after the last event: character data starts there. */
   private cursor = 0
   private tagStart = 0
-  private readonly parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true })
+  private readonly parser = new (saxes ??= require('saxes') as typeof import('saxes')).SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true })
 
   constructor(
     private readonly transcript: string,

@@ -6,9 +6,13 @@
  * taken (PLS lets an engine choose). PLS has no case sensitivity: rules read from it match any
  * case, and `case_sensitive` is not written.
  */
-import { SaxesParser } from 'saxes'
+import { createRequire } from 'node:module'
 import { TtsError } from '../../errors.js'
 import type { Dictionary, DictionaryRule } from './types.js'
+
+// Loaded on the first PLS file, not at every program's start-up.
+const require = createRequire(import.meta.url)
+let saxes: typeof import('saxes') | undefined
 
 const PLS_NAMESPACE = 'http://www.w3.org/2005/01/pronunciation-lexicon'
 
@@ -24,7 +28,7 @@ interface Lexeme {
 
 /** The rules of a PLS document, in its order. */
 export function rulesFromPls(xml: string): DictionaryRule[] {
-  const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true })
+  const parser = new (saxes ??= require('saxes') as typeof import('saxes')).SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true })
   const rules: DictionaryRule[] = []
   const stack: string[] = []
   let lexeme: Lexeme | undefined
