@@ -74,35 +74,38 @@ WorkerPool& WorkerPool::Instance(unsigned threads, int nice) {
   // cleanup hook first waits for its own running tasks, so none touches freed state.
   static WorkerPool* pool = [threads, nice] {
     threadNice = nice;
-    auto* created = new WorkerPool(threads);
+    auto* created = new WorkerPool(threads, threads);
     trimmer_ = created;
     return created;
   }();
   return *pool;
 }
 
-WorkerPool& WorkerPool::Espeak() {
-  static WorkerPool* pool = new WorkerPool(1);  // leaked, like the pool
+WorkerPool& WorkerPool::Espeak(unsigned threads) {
+  static WorkerPool* pool = new WorkerPool(std::max(threads, 1u), 1);  // leaked, like the pool
   return *pool;
 }
 
 // std::thread cannot choose its stack size, and the default (RLIMIT_STACK, often 8 MiB) is not
 // enough for flite on long tokens, so the threads are plain pthreads with an explicit stack.
-WorkerPool::WorkerPool(unsigned threads) {
+WorkerPool::WorkerPool(unsigned threads, unsigned start) : maxThreads_(threads) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (unsigned i = 0; i < start; ++i) {
+    const int err = StartThread();
+    if (err != 0) throw std::runtime_error(std::string("could not start a synthesis thread: ") + strerror(err));
+  }
+}
+
+int WorkerPool::StartThread() {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, kStackBytes);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  for (unsigned i = 0; i < threads; ++i) {
-    pthread_t thread;
-    const int err = pthread_create(&thread, &attr, &WorkerPool::ThreadMain, this);
-    if (err != 0) {
-      pthread_attr_destroy(&attr);
-      throw std::runtime_error(std::string("could not start a synthesis thread: ") + strerror(err));
-    }
-    threads_.push_back(thread);
-  }
+  pthread_t thread;
+  const int err = pthread_create(&thread, &attr, &WorkerPool::ThreadMain, this);
   pthread_attr_destroy(&attr);
+  if (err == 0) threads_.push_back(thread);
+  return err;
 }
 
 void* WorkerPool::ThreadMain(void* pool) {
@@ -115,6 +118,9 @@ void WorkerPool::Submit(const void* owner, std::function<void()> task, bool firs
   {
     std::lock_guard<std::mutex> lock(mutex_);
     (first ? firsts_ : tasks_).push_back({owner, tag, std::move(task)});
+    // Every thread is busy (or already woken for a task): one more, if the pool may grow. Where the
+    // system refuses it, the threads there are take the task in turn.
+    if (threads_.size() < maxThreads_ && firsts_.size() + tasks_.size() > threads_.size() - running_) StartThread();
   }
   wake_.notify_one();
 }
@@ -171,8 +177,12 @@ void WorkerPool::Run() {
       std::deque<Task>& queue = firsts_.empty() ? tasks_ : firsts_;
       task = std::move(queue.front().run);
       queue.pop_front();
+      ++running_;
     }
     task();
+    task = nullptr;  // its captures go before the thread counts as free
+    std::lock_guard<std::mutex> lock(mutex_);
+    --running_;
   }
 }
 
