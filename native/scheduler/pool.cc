@@ -48,19 +48,18 @@ TrimTurn ClaimTrim(std::atomic<int64_t>& freed) {
   return {true, std::nullopt};
 }
 
-// Set once, by the first Instance() call, before any synthesis thread starts.
+// Set once, by the first Instance() call, before any synthesis thread starts: `nice`, and the
+// niceness of the thread that made that call (the process's).
 int threadNice = 0;
+int processNice = 0;
 
-// Lowers the calling thread's priority by `nice` steps from the process's (Linux schedules
-// threads one by one). Raising niceness needs no privilege; where a sandbox refuses it, the
-// thread keeps the process's priority, which is only slower to hand over audio.
+// Sets the calling thread's priority `nice` steps below the process's (Linux schedules threads one
+// by one). Not from its own: a thread started by a synthesis thread (espeak-ng's pool grows from
+// its own threads) inherits that thread's niceness. Raising niceness needs no privilege; where a
+// sandbox refuses it, the thread keeps its priority, which is only slower to hand over audio.
 void LowerThisThreadPriority(int nice) {
   if (nice <= 0) return;
-  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-  errno = 0;
-  const int current = getpriority(PRIO_PROCESS, tid);
-  if (errno != 0) return;
-  setpriority(PRIO_PROCESS, tid, std::min(current + nice, 19));
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), std::min(processNice + nice, 19));
 }
 
 }  // namespace
@@ -74,6 +73,9 @@ WorkerPool& WorkerPool::Instance(unsigned threads, int nice) {
   // cleanup hook first waits for its own running tasks, so none touches freed state.
   static WorkerPool* pool = [threads, nice] {
     threadNice = nice;
+    errno = 0;
+    const int current = getpriority(PRIO_PROCESS, 0);  // this thread's
+    processNice = errno == 0 ? current : 0;
     auto* created = new WorkerPool(threads, threads);
     trimmer_ = created;
     return created;

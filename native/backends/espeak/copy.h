@@ -12,9 +12,9 @@
 
 namespace svc {
 
-// One variable of state.txt in a copy, with its kind there.
+// One variable of state.txt in a copy that state.cc copies, with its kind there.
 struct EspeakRegion {
-  enum Kind { kInit, kVoice, kNamed } kind;
+  enum Kind { kInit, kVoice } kind;
   void* at;
   size_t size;
 };

@@ -9,8 +9,7 @@ namespace svc {
 EspeakState::EspeakState(const EspeakCopy& copy) : copy_(copy) {
   for (size_t i = 0; i < copy.regionCount; ++i) {
     const EspeakRegion& r = copy.regions[i];
-    if (r.kind == EspeakRegion::kInit) running_.push_back({r.at, r.size});
-    if (r.kind == EspeakRegion::kVoice) voice_.push_back({r.at, r.size});
+    (r.kind == EspeakRegion::kInit ? running_ : voice_).push_back({r.at, r.size});
   }
   Save(running_, initialRunning_);
 }
