@@ -96,6 +96,14 @@ async function main(): Promise<void> {
       return `| ${subject.build} | ${subject.text} | ${subject.clients ?? CORES} | ${rate.toFixed(0)} (p5 ${quantile(rates, 0.05).toFixed(0)}, p95 ${quantile(rates, 0.95).toFixed(0)}) | ${(rate / limit).toFixed(2)} | ${cores.toFixed(2)} | ${perCpu.toFixed(0)} |`
     })
     const copies = passes[1]!.at(-1)!.counters!
+    // What the builds' passes show together: cores used on whole texts, and audio per CPU second against the raw limit's.
+    const across = (build: string, whole: boolean | undefined, figure: (pass: Pass) => number) =>
+      median(subjects.flatMap((subject, i) => (subject.build === build && (whole === undefined || (subject.text !== 'one sentence') === whole) ? passes[i]!.map(figure) : [])))
+    const cores = (pass: Pass) => pass.cpuPerWall
+    const perCpu = (pass: Pass) => pass.audioPerSecond / pass.cpuPerWall
+    const limitPerCpu = median(passes[0]!.map(perCpu))
+    const ratio = across('copies', undefined, perCpu) / limitPerCpu
+    const reading = `Reading: on whole texts the copies used ${across('copies', true, cores).toFixed(2)} cores where one lock used ${across('one lock (before)', true, cores).toFixed(2)}; on one sentence a request, ${across('copies', false, cores).toFixed(2)} against ${across('one lock (before)', false, cores).toFixed(2)}. A CPU second makes ${across('copies', undefined, perCpu).toFixed(0)} s of audio in-process (copies) and ${limitPerCpu.toFixed(0)} s in the espeak-ng program, ${ratio.toFixed(2)} of it: espeak-ng's own code is about 60% of the engine's CPU time (perf, one sentence a request, 4 at once), the rest is the Node side (V8's collector, handing audio between threads, planning). So where both have the whole machine, the engine makes at most ${ratio.toFixed(2)} of the raw limit; on a machine shared with other work each gets the share the scheduler gives its threads, and the ratio to the limit moves with it.`
     const seconds = Math.round((Date.now() - started) / 1000)
     const section = writeSection('espeak-cores', `
 ## espeak-ng on every core
@@ -107,6 +115,8 @@ Method: seconds of espeak-ng audio (en-us+f3, Sarah) made per second of wall tim
 | build | each request | C | audio seconds a second | of the raw limit | cores used | audio seconds per CPU second |
 | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
+
+${reading}
 `)
     process.stdout.write(section)
   } finally {
