@@ -1,5 +1,5 @@
-// A fixed set of native threads that run synthesis tasks, so the libuv pool and the event loop
-// are never held by speech work (a text waiting for an espeak-ng copy would otherwise park libuv threads).
+// Native threads that run synthesis tasks, so the libuv pool and the event loop are never held by
+// speech work (a text waiting for an espeak-ng copy would otherwise park libuv threads).
 #pragma once
 
 #include <pthread.h>
