@@ -127,6 +127,10 @@ export interface NativeCounters {
   queuedTasks: number
   /** Audio made and not yet read, over every stream, in bytes: what slow readers hold in memory. */
   unreadAudioBytes: number
+  /** espeak-ng copies in use: one per pool thread, up to the copies the addon holds (0 before init). */
+  espeakInstances: number
+  /** The most espeak-ng copies that ever synthesised at once: above 1, texts ran side by side. */
+  espeakBusyPeak: number
 }
 
 /** A Piper or Kokoro pack, validated in TypeScript; the addon checks the model against it. */

@@ -14,6 +14,6 @@ ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
   npx vitest run test/hardening/cases-native.test.ts test/hardening/native-lifecycle.test.ts test/engine/streaming.test.ts test/native/teardown.test.ts \
     test/audio/formats.test.ts test/engine/timestamps.test.ts test/engine/markup-audio.test.ts \
     test/audio/compressed.test.ts test/hardening/encoder-boundary.test.ts test/native/append.test.ts \
-    test/engine/ahead-bound.test.ts test/engine/reproducible.test.ts test/engine/word-streaming.test.ts \
+    test/engine/ahead-bound.test.ts test/engine/reproducible.test.ts test/engine/espeak-copies.test.ts test/engine/word-streaming.test.ts \
     test/neural/packs.test.ts test/neural/bad-packs.test.ts test/neural/windowed.test.ts test/neural/lift.test.ts \
     test/native/model.test.ts test/native/core.test.ts test/native/external-memory.test.ts "$@"

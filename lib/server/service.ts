@@ -91,7 +91,7 @@ export interface AdmittedRequest {
   abandon(): void
 }
 
-const NO_COUNTERS = { activeTasks: 0, externalBytes: 0, liveStreams: 0, poolThreads: 0, queuedTasks: 0, unreadAudioBytes: 0 }
+const NO_COUNTERS = { activeTasks: 0, externalBytes: 0, liveStreams: 0, poolThreads: 0, queuedTasks: 0, unreadAudioBytes: 0, espeakInstances: 0, espeakBusyPeak: 0 }
 
 export class TtsService {
   readonly routes: readonly AnyRoute[]

@@ -6,75 +6,29 @@
 // also carries state of its own from one text to the next: native/backends/espeak/state.cc resets it.)
 //
 // The backends are linked in statically, and CMake renames their calls to rand/srand in its
-// copies of their archives (svc_tts_static_archive) to the functions at the end. espeak-ng's go
-// to one generator of its own: it only ever runs under its process-wide lock, so its generator
-// needs no thread-local lookup (a tenth of the cost of its per-sample noise).
+// copies of their archives (svc_tts_static_archive) to the functions at the end. Each espeak-ng
+// copy has a generator of its own instead (native/backends/espeak/copy.inc): a copy only ever
+// runs on one thread at a time, so its generator needs no thread-local lookup (a tenth of the cost
+// of its per-sample noise).
 #include "base/random.h"
-
-#include <cstdint>
-#include <cstdlib>
 
 namespace svc {
 namespace {
 
-constexpr unsigned kDefaultSeed = 1;  // what rand() uses before any srand(), per C and glibc
-
-// Trivially constructible, so reaching it costs no per-call initialisation check: the backends'
-// noise sources draw numbers at the audio rate.
-struct Generator {
-  random_data data;
-  int32_t state[32];  // 128 bytes: the additive generator glibc's rand() uses (TYPE_3)
-  bool seeded;
-
-  random_data& Data() {
-    if (!seeded) {
-      initstate_r(kDefaultSeed, reinterpret_cast<char*>(state), sizeof state, &data);
-      seeded = true;
-    }
-    return data;
-  }
-};
-
-random_data& Current() {
-  thread_local Generator generator;
-  return generator.Data();
-}
-
-random_data& Espeak() {
-  static Generator generator;  // used under espeak-ng's lock only
-  return generator.Data();
-}
-
-// random_r's step for the TYPE_3 state that initstate_r set up: each number is the sum of two
-// earlier ones, 3 apart in a ring of 31, less its lowest bit. Inline, as espeak-ng calls it at the
-// audio rate; the flite byte-identity tests check it against the flite program's rand().
-int32_t NextRandom(random_data& r) {
-  const uint32_t value = static_cast<uint32_t>(*r.fptr) + static_cast<uint32_t>(*r.rptr);
-  *r.fptr = static_cast<int32_t>(value);
-  if (++r.fptr >= r.end_ptr) {
-    r.fptr = r.state;
-    ++r.rptr;
-  } else if (++r.rptr >= r.end_ptr) {
-    r.rptr = r.state;
-  }
-  return static_cast<int32_t>(value >> 1);
+RandomSource& Current() {
+  thread_local RandomSource generator;
+  return generator;
 }
 
 }  // namespace
 
-void ReseedBackendRandom() { srandom_r(kDefaultSeed, &Current()); }
-
-void ReseedEspeakRandom() { srandom_r(kDefaultSeed, &Espeak()); }
+void ReseedBackendRandom() { Current().Seed(); }
 
 }  // namespace svc
 
 extern "C" {
 
-__attribute__((visibility("hidden"))) int svc_tts_rand() { return svc::NextRandom(svc::Current()); }
+__attribute__((visibility("hidden"))) int svc_tts_rand() { return svc::Current().Next(); }
 
-__attribute__((visibility("hidden"))) void svc_tts_srand(unsigned seed) { srandom_r(seed, &svc::Current()); }
-
-__attribute__((visibility("hidden"))) int svc_tts_espeak_rand() { return svc::NextRandom(svc::Espeak()); }
-
-__attribute__((visibility("hidden"))) void svc_tts_espeak_srand(unsigned seed) { srandom_r(seed, &svc::Espeak()); }
+__attribute__((visibility("hidden"))) void svc_tts_srand(unsigned seed) { svc::Current().Seed(seed); }
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 extern "C" {
 
@@ -15,6 +16,13 @@ extern "C" {
 __attribute__((visibility("hidden"))) FILE* svc_tts_stdin = stdin;
 __attribute__((visibility("hidden"))) FILE* svc_tts_stdout = stdout;
 __attribute__((visibility("hidden"))) FILE* svc_tts_stderr = stderr;
+
+// espeak-ng reads a voice's language with strtok, whose place is one for the process; its copies
+// run on several threads at once (native/backends/espeak/copy.inc), so each thread keeps its own.
+__attribute__((visibility("hidden"))) char* svc_tts_strtok(char* text, const char* separators) {
+  thread_local char* place = nullptr;
+  return strtok_r(text, separators, &place);
+}
 
 // espeak-ng's pcaudio output: only opened for ENOUTPUT_MODE_SPEAK_AUDIO, which svc-tts never
 // asks for (AUDIO_OUTPUT_SYNCHRONOUS); no device, and every other call is a no-op, as pcaudio's

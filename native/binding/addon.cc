@@ -65,9 +65,11 @@ Napi::Value Init(const Napi::CallbackInfo& info) {
   try {
     std::thread([settler, dataPath] {
       settler.Run([&dataPath] {
-        const int rate = EspeakBackend::Initialise(dataPath).SampleRate();
+        // As many espeak-ng copies as the pool has threads: each runs on a thread of its own.
+        EspeakBackend& espeak = EspeakBackend::Initialise(dataPath, WorkerPool::Instance().Size());
+        WorkerPool::Espeak(static_cast<unsigned>(espeak.Instances()));
         FliteBackend::Instance();
-        return rate;
+        return espeak.SampleRate();
       });
       settler.Context()->TaskFinished();
     }).detach();
@@ -159,7 +161,8 @@ Napi::Value TransformVoice(const Napi::CallbackInfo& info) {
       });
 }
 
-// counters() -> { activeTasks, externalBytes, liveStreams, poolThreads, queuedTasks, unreadAudioBytes }
+// counters() -> { activeTasks, externalBytes, liveStreams, poolThreads, queuedTasks, unreadAudioBytes,
+//   espeakInstances, espeakBusyPeak }
 Napi::Value Counters(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(info.Env());
   EnvContext& context = *AddonData::Of(info.Env()).context;
@@ -170,6 +173,9 @@ Napi::Value Counters(const Napi::CallbackInfo& info) {
   out.Set("unreadAudioBytes", Napi::Number::New(info.Env(), static_cast<double>(SpeechStream::unreadBytes.load())));
   out.Set("poolThreads", WorkerPool::Instance().Size());
   out.Set("queuedTasks", Napi::Number::New(info.Env(), static_cast<double>(WorkerPool::Instance().Queued())));
+  EspeakBackend* espeak = EspeakBackend::Initialised();
+  out.Set("espeakInstances", static_cast<double>(espeak ? espeak->Instances() : 0));
+  out.Set("espeakBusyPeak", static_cast<double>(espeak ? espeak->BusyPeak() : 0));
   return out;
 }
 

@@ -48,19 +48,18 @@ TrimTurn ClaimTrim(std::atomic<int64_t>& freed) {
   return {true, std::nullopt};
 }
 
-// Set once, by the first Instance() call, before any synthesis thread starts.
+// Set once, by the first Instance() call, before any synthesis thread starts: `nice`, and the
+// niceness of the thread that made that call (the process's).
 int threadNice = 0;
+int processNice = 0;
 
-// Lowers the calling thread's priority by `nice` steps from the process's (Linux schedules
-// threads one by one). Raising niceness needs no privilege; where a sandbox refuses it, the
-// thread keeps the process's priority, which is only slower to hand over audio.
+// Sets the calling thread's priority `nice` steps below the process's (Linux schedules threads one
+// by one). Not from its own: a thread started by a synthesis thread (espeak-ng's pool grows from
+// its own threads) inherits that thread's niceness. Raising niceness needs no privilege; where a
+// sandbox refuses it, the thread keeps its priority, which is only slower to hand over audio.
 void LowerThisThreadPriority(int nice) {
   if (nice <= 0) return;
-  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-  errno = 0;
-  const int current = getpriority(PRIO_PROCESS, tid);
-  if (errno != 0) return;
-  setpriority(PRIO_PROCESS, tid, std::min(current + nice, 19));
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), std::min(processNice + nice, 19));
 }
 
 }  // namespace
@@ -74,35 +73,41 @@ WorkerPool& WorkerPool::Instance(unsigned threads, int nice) {
   // cleanup hook first waits for its own running tasks, so none touches freed state.
   static WorkerPool* pool = [threads, nice] {
     threadNice = nice;
-    auto* created = new WorkerPool(threads);
+    errno = 0;
+    const int current = getpriority(PRIO_PROCESS, 0);  // this thread's
+    processNice = errno == 0 ? current : 0;
+    auto* created = new WorkerPool(threads, threads);
     trimmer_ = created;
     return created;
   }();
   return *pool;
 }
 
-WorkerPool& WorkerPool::Espeak() {
-  static WorkerPool* pool = new WorkerPool(1);  // leaked, like the pool
+WorkerPool& WorkerPool::Espeak(unsigned threads) {
+  static WorkerPool* pool = new WorkerPool(std::max(threads, 1u), 1);  // leaked, like the pool
   return *pool;
 }
 
 // std::thread cannot choose its stack size, and the default (RLIMIT_STACK, often 8 MiB) is not
 // enough for flite on long tokens, so the threads are plain pthreads with an explicit stack.
-WorkerPool::WorkerPool(unsigned threads) {
+WorkerPool::WorkerPool(unsigned threads, unsigned start) : maxThreads_(threads) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (unsigned i = 0; i < start; ++i) {
+    const int err = StartThread();
+    if (err != 0) throw std::runtime_error(std::string("could not start a synthesis thread: ") + strerror(err));
+  }
+}
+
+int WorkerPool::StartThread() {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, kStackBytes);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  for (unsigned i = 0; i < threads; ++i) {
-    pthread_t thread;
-    const int err = pthread_create(&thread, &attr, &WorkerPool::ThreadMain, this);
-    if (err != 0) {
-      pthread_attr_destroy(&attr);
-      throw std::runtime_error(std::string("could not start a synthesis thread: ") + strerror(err));
-    }
-    threads_.push_back(thread);
-  }
+  pthread_t thread;
+  const int err = pthread_create(&thread, &attr, &WorkerPool::ThreadMain, this);
   pthread_attr_destroy(&attr);
+  if (err == 0) threads_.push_back(thread);
+  return err;
 }
 
 void* WorkerPool::ThreadMain(void* pool) {
@@ -115,6 +120,9 @@ void WorkerPool::Submit(const void* owner, std::function<void()> task, bool firs
   {
     std::lock_guard<std::mutex> lock(mutex_);
     (first ? firsts_ : tasks_).push_back({owner, tag, std::move(task)});
+    // Every thread is busy (or already woken for a task): one more, if the pool may grow. Where the
+    // system refuses it, the threads there are take the task in turn.
+    if (threads_.size() < maxThreads_ && firsts_.size() + tasks_.size() > threads_.size() - running_) StartThread();
   }
   wake_.notify_one();
 }
@@ -171,8 +179,12 @@ void WorkerPool::Run() {
       std::deque<Task>& queue = firsts_.empty() ? tasks_ : firsts_;
       task = std::move(queue.front().run);
       queue.pop_front();
+      ++running_;
     }
     task();
+    task = nullptr;  // its captures go before the thread counts as free
+    std::lock_guard<std::mutex> lock(mutex_);
+    --running_;
   }
 }
 

@@ -1,5 +1,5 @@
-// A fixed set of native threads that run synthesis tasks, so the libuv pool and the event loop
-// are never held by speech work (espeak-ng's lock would otherwise park libuv threads).
+// Native threads that run synthesis tasks, so the libuv pool and the event loop are never held by
+// speech work (a text waiting for an espeak-ng copy would otherwise park libuv threads).
 #pragma once
 
 #include <pthread.h>
@@ -30,9 +30,10 @@ class WorkerPool {
   // event loop, at the process's own priority, then runs as soon as audio is posted to it, even
   // where the scheduler put it on the CPU a synthesis thread is busy on.
   static WorkerPool& Instance(unsigned threads = 0, int nice = 0);
-  // espeak-ng's own thread: its calls are serialised by a process-wide lock anyway, and a pool
-  // thread waiting for that lock would hold a slot that other streams need.
-  static WorkerPool& Espeak();
+  // espeak-ng's own threads, at most one for each of its copies (the first call fixes how many;
+  // 0 is 1): a thread whose text waited for a copy would hold a slot that other streams need. It
+  // starts with one thread, and starts another only when a task finds every thread busy.
+  static WorkerPool& Espeak(unsigned threads = 0);
 
   // `owner` (an environment) and `tag` (a stream) mark the task so that Drop can take it back
   // before it starts. `first` tasks (a request's first chunk) run before all others, in order: a
@@ -41,7 +42,11 @@ class WorkerPool {
   // Removes every queued (not yet started) task of `owner`, or only those of `owner` and `tag`;
   // returns them, to be destroyed by the caller outside the pool's lock.
   std::vector<std::function<void()>> Drop(const void* owner, const void* tag = nullptr);
-  unsigned Size() const { return static_cast<unsigned>(threads_.size()); }
+  // Threads started (Instance()'s start at once).
+  unsigned Size() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return static_cast<unsigned>(threads_.size());
+  }
   size_t Queued();
 
   // Any thread: `bytes` of audio were freed (read, or dropped with a stream). glibc keeps freed
@@ -59,7 +64,10 @@ class WorkerPool {
     std::function<void()> run;
   };
 
-  explicit WorkerPool(unsigned threads);
+  // `start` threads now, up to `threads` as tasks wait.
+  WorkerPool(unsigned threads, unsigned start);
+  // With the pool's lock held: starts a thread; pthread_create's error (0 when started).
+  int StartThread();
   static void* ThreadMain(void* pool);
   void Run();
   // With the pool's lock held, while there is no task: trims if it is due, else waits for a task
@@ -74,6 +82,8 @@ class WorkerPool {
   std::deque<Task> firsts_;
   std::deque<Task> tasks_;
   std::vector<pthread_t> threads_;
+  const unsigned maxThreads_;
+  unsigned running_ = 0;  // threads running a task
 };
 
 }  // namespace svc

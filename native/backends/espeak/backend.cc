@@ -11,16 +11,10 @@
 #include <stdexcept>
 
 #include "base/errors.h"
-#include "base/random.h"
 #include "base/utf8.h"
 
 namespace svc {
 namespace {
-
-std::mutex& EspeakMutex() {
-  static std::mutex m;
-  return m;
-}
 
 // What one espeak_Synth call needs in its callback; reached through the event's user_data.
 struct SynthCollector {
@@ -107,14 +101,14 @@ int EspeakPitch(double factor) {
 // Leaked: outlives every worker and the exit handlers that pool threads may race with.
 std::atomic<EspeakBackend*> EspeakBackend::instance_{nullptr};
 
-EspeakBackend& EspeakBackend::Initialise(const std::string& dataPath) {
+EspeakBackend& EspeakBackend::Initialise(const std::string& dataPath, size_t instances) {
   static std::mutex* initMutex = new std::mutex;
   EspeakBackend* backend = instance_.load();
   if (backend == nullptr) {
     std::lock_guard<std::mutex> lock(*initMutex);
     backend = instance_.load();
     if (backend == nullptr) {
-      backend = new EspeakBackend(dataPath);  // throws NativeError: a later call may try again
+      backend = new EspeakBackend(dataPath, instances);  // throws NativeError: a later call may try again
       instance_.store(backend);
     }
   }
@@ -134,35 +128,64 @@ EspeakBackend& EspeakBackend::Instance() {
   return *backend;
 }
 
-EspeakBackend::EspeakBackend(const std::string& dataPath) : dataPath_(dataPath) {
+EspeakBackend::EspeakBackend(const std::string& dataPath, size_t instances) : dataPath_(dataPath) {
   if (!dataPath.empty() && !HoldsEspeakData(dataPath) && !HoldsEspeakData(std::filesystem::path(dataPath) / "espeak-ng-data")) {
     throw NativeError(code::kEspeakInit, "espeakDataPath '" + dataPath +
                                              "' holds no espeak-ng data: it must be an espeak-ng-data directory "
                                              "(with phontab, phonindex, phondata and voices/) or the directory that "
                                              "contains one");
   }
-  std::lock_guard<std::mutex> lock(EspeakMutex());
-  sampleRate_ = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, dataPath.empty() ? nullptr : dataPath.c_str(),
+  slots_.resize(std::clamp<size_t>(instances, 1, EspeakCopies()));
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    const EspeakCopy& copy = GetEspeakCopy(i);
+    sampleRate_ = copy.Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, dataPath.empty() ? nullptr : dataPath.c_str(),
                                   espeakINITIALIZE_PHONEME_EVENTS | espeakINITIALIZE_DONT_EXIT);
-  if (sampleRate_ <= 0) {
-    throw NativeError(code::kEspeakInit,
-                      dataPath.empty() ? "espeak-ng could not load its data from the system's default location "
-                                         "(is espeak-ng-data installed?)"
-                                       : "espeak-ng could not load its data from '" + dataPath + "'");
+    if (sampleRate_ <= 0) {
+      throw NativeError(code::kEspeakInit,
+                        dataPath.empty() ? "espeak-ng could not load its data from the system's default location "
+                                           "(is espeak-ng-data installed?)"
+                                         : "espeak-ng could not load its data from '" + dataPath + "'");
+    }
+    copy.SetSynthCallback(OnSynth);
+    slots_[i].copy = &copy;
+    slots_[i].state = std::make_unique<EspeakState>(copy);
   }
-  espeak_SetSynthCallback(OnSynth);
-  state_ = std::make_unique<EspeakState>();
 }
 
-void EspeakBackend::StartTextLocked(const std::string& name) {
-  state_->ResetRunningState();
-  ReseedEspeakRandom();  // its breath noise, as a fresh process draws it
+EspeakBackend::Slot& EspeakBackend::Take(const std::string& voice) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  freed_.wait(lock, [this] { return busy_ < slots_.size(); });
+  Slot* taken = nullptr;
+  for (Slot& slot : slots_) {
+    if (slot.busy) continue;
+    if (taken == nullptr || slot.currentVoice == voice) taken = &slot;
+    if (slot.currentVoice == voice) break;  // loading a voice costs more than the text, often
+  }
+  taken->busy = true;
+  ++busy_;
+  if (busy_ > busyPeak_.load()) busyPeak_.store(busy_);
+  return *taken;
+}
+
+void EspeakBackend::GiveBack(Slot& slot) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    slot.busy = false;
+    --busy_;
+  }
+  freed_.notify_one();
+}
+
+void EspeakBackend::StartText(Slot& slot, const std::string& name) {
+  slot.state->ResetRunningState();
+  slot.copy->random->Seed();  // its breath noise, as a fresh process draws it
   // Loading a voice costs 4-6 ms; a voice already loaded is put back as it was loaded instead.
-  if (name == currentVoice_ && state_->RestoreLoadedVoice()) return;
-  currentVoice_.clear();
-  if (espeak_SetVoiceByName(name.c_str()) != EE_OK) throw std::runtime_error("espeak-ng has no voice named '" + name + "'");
-  state_->VoiceLoaded();
-  currentVoice_ = name;
+  if (name == slot.currentVoice && slot.state->RestoreLoadedVoice()) return;
+  slot.currentVoice.clear();
+  if (slot.copy->SetVoiceByName(name.c_str()) != EE_OK)
+    throw std::runtime_error("espeak-ng has no voice named '" + name + "'");
+  slot.state->VoiceLoaded();
+  slot.currentVoice = name;
 }
 
 bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
@@ -179,14 +202,15 @@ bool EspeakBackend::Speak(const SpeakJob& job, const VoiceParams& voice, const s
   // word is not lengthened before it, and sentences ran into each other (about 250 ms a sentence).
   unsigned flags = espeakCHARS_UTF8 | espeakENDPAUSE | (job.phonemes ? espeakPHONEMES : 0);
 
-  std::lock_guard<std::mutex> lock(EspeakMutex());
+  Lease lease(*this, name);
+  const EspeakCopy& espeak = *(*lease).copy;
   // Every piece starts from the state a fresh process has: its audio depends on nothing that
-  // ran before it, in this request or another.
-  StartTextLocked(name);
+  // ran before it, in this request or another, nor on the copy it runs on.
+  StartText(*lease, name);
   // Above 450 words a minute espeak-ng speeds up with libsonic; below 80 it reads at 80 (the stream stretches the rest).
-  espeak_SetParameter(espeakRATE, static_cast<int>(std::lround(kEspeakDefaultRate * voice.Rate())), 0);
-  espeak_SetParameter(espeakPITCH, EspeakPitch(voice.pitch), 0);
-  espeak_ERROR err = espeak_Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, flags, nullptr, &collector);
+  espeak.SetParameter(espeakRATE, static_cast<int>(std::lround(kEspeakDefaultRate * voice.Rate())), 0);
+  espeak.SetParameter(espeakPITCH, EspeakPitch(voice.pitch), 0);
+  espeak_ERROR err = espeak.Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, flags, nullptr, &collector);
   if (err != EE_OK) throw std::runtime_error("espeak-ng synthesis failed");
   CloseOpenWord(collector, collector.samples);
   return !cancelled.load();
@@ -198,19 +222,20 @@ std::string EspeakBackend::Phonemize(const std::string& text, const std::string&
   FILE* trace = open_memstream(&buffer, &size);
   if (trace == nullptr) throw std::runtime_error("open_memstream failed");
   {
-    std::lock_guard<std::mutex> lock(EspeakMutex());
+    Lease lease(*this, voiceName);
+    const EspeakCopy& espeak = *(*lease).copy;
     try {
-      StartTextLocked(voiceName);
+      StartText(*lease, voiceName);
     } catch (...) {
       fclose(trace);
       free(buffer);
       throw;
     }
-    espeak_SetParameter(espeakRATE, 175, 0);
-    espeak_SetPhonemeTrace(espeakPHONEMES_SHOW | (ipa ? espeakPHONEMES_IPA : 0), trace);
-    espeak_Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8 | espeakPHONEMES, nullptr,
+    espeak.SetParameter(espeakRATE, 175, 0);
+    espeak.SetPhonemeTrace(espeakPHONEMES_SHOW | (ipa ? espeakPHONEMES_IPA : 0), trace);
+    espeak.Synth(text.c_str(), text.size() + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8 | espeakPHONEMES, nullptr,
                  nullptr);
-    espeak_SetPhonemeTrace(0, nullptr);
+    espeak.SetPhonemeTrace(0, nullptr);
   }
   fclose(trace);
   std::string result;

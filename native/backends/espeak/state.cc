@@ -4,37 +4,13 @@
 
 #include <cstring>
 
-// The variables of state.txt (beside this file), reached through the names that CMake gave them in
-// its copy of libespeak-ng.a (cmake/espeak-state.cmake); their types are espeak-ng's own, so
-// they are handled as bytes of the size the archive gives.
-#define SVC_ESPEAK_STATE(kind, cname, elf, size) extern "C" unsigned char cname[] asm(elf);
-#include "espeak_state_table.h"
-#undef SVC_ESPEAK_STATE
-
-// espeak-ng's internal functions used here (libespeak-ng 1.51: src/libespeak-ng/*.h).
-extern "C" {
-void WcmdqStop();                   // empties the command queue and drops libsonic's stream
-void DoVoiceChange(void* voice);    // queues the voice for the wave generator, as a load does
-void DeleteTranslator(void* translator);
-extern void* voice;  // the voice loaded
-}
-
 namespace svc {
-namespace {
 
-// The current translator (heap) and a second-language one, loaded on demand for foreign words.
-void*& Translator() { return *reinterpret_cast<void**>(svc_espeak_translate_translator); }
-void*& SecondTranslator() { return *reinterpret_cast<void**>(svc_espeak_translate_translator2); }
-
-}  // namespace
-
-EspeakState::EspeakState() {
-#define SVC_ESPEAK_KIND_init(at, size) running_.push_back({at, size});
-#define SVC_ESPEAK_KIND_voice(at, size) voice_.push_back({at, size});
-#define SVC_ESPEAK_KIND_named(at, size)
-#define SVC_ESPEAK_STATE(kind, cname, elf, size) SVC_ESPEAK_KIND_##kind(cname, size)
-#include "espeak_state_table.h"
-#undef SVC_ESPEAK_STATE
+EspeakState::EspeakState(const EspeakCopy& copy) : copy_(copy) {
+  for (size_t i = 0; i < copy.regionCount; ++i) {
+    const EspeakRegion& r = copy.regions[i];
+    (r.kind == EspeakRegion::kInit ? running_ : voice_).push_back({r.at, r.size});
+  }
   Save(running_, initialRunning_);
 }
 
@@ -55,15 +31,15 @@ void EspeakState::Put(const std::vector<Region>& regions, const std::vector<unsi
 }
 
 void EspeakState::ResetRunningState() {
-  WcmdqStop();
+  copy_.WcmdqStop();
   Put(running_, initialRunning_);
   // Words of another language (English in a Spanish text) load a second translator that keeps
   // its own reading state; a fresh process has none, so none is kept.
-  if (SecondTranslator() != nullptr) {
-    DeleteTranslator(SecondTranslator());
-    SecondTranslator() = nullptr;
+  if (*copy_.translator2 != nullptr) {
+    copy_.DeleteTranslator(*copy_.translator2);
+    *copy_.translator2 = nullptr;
   }
-  svc_espeak_translate_translator2_language[0] = '\0';
+  copy_.translator2Language[0] = '\0';
 }
 
 void EspeakState::VoiceLoaded() {
@@ -71,16 +47,16 @@ void EspeakState::VoiceLoaded() {
   // The translator keeps what it read last (the previous word's stress and flags, the clause's
   // letter case): its bytes as loaded. Its size is the allocation's; the pointers in it stay
   // valid while it is the translator in use.
-  translator_ = Translator();
+  translator_ = *copy_.translator;
   const auto* bytes = static_cast<const unsigned char*>(translator_);
-  loadedTranslator_.assign(bytes, bytes + (bytes ? malloc_usable_size(Translator()) : 0));
+  loadedTranslator_.assign(bytes, bytes + (bytes ? malloc_usable_size(*copy_.translator) : 0));
 }
 
 bool EspeakState::RestoreLoadedVoice() {
-  if (translator_ == nullptr || Translator() != translator_) return false;
+  if (translator_ == nullptr || *copy_.translator != translator_) return false;
   Put(voice_, loadedVoice_);
-  std::memcpy(Translator(), loadedTranslator_.data(), loadedTranslator_.size());
-  DoVoiceChange(voice);
+  std::memcpy(*copy_.translator, loadedTranslator_.data(), loadedTranslator_.size());
+  copy_.DoVoiceChange(*copy_.voice);
   return true;
 }
 

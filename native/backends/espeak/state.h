@@ -3,18 +3,20 @@
 // so the same text came out different after other texts. EspeakState puts that state back to
 // what a fresh process has before every text, in microseconds: a text's audio then depends only
 // on the text, its voice and its parameters. The variables are listed in state.txt beside this file.
-// Call everything with espeak-ng's lock held.
+// One EspeakState for each espeak-ng copy (copy.h), called on the thread that holds that copy.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
+#include "backends/espeak/copy.h"
+
 namespace svc {
 
 class EspeakState {
  public:
-  // Records the running state as espeak_Initialize left it; construct right after it.
-  EspeakState();
+  // Records the copy's running state as espeak_Initialize left it; construct right after it.
+  explicit EspeakState(const EspeakCopy& copy);
 
   // Before every text: running state as in a fresh process, an empty command queue, no
   // second-language translator. A voice selected after this starts from the same state.
@@ -34,6 +36,7 @@ class EspeakState {
   static void Save(const std::vector<Region>& regions, std::vector<unsigned char>& into);
   static void Put(const std::vector<Region>& regions, const std::vector<unsigned char>& from);
 
+  const EspeakCopy& copy_;
   std::vector<Region> running_, voice_;
   std::vector<unsigned char> initialRunning_, loadedVoice_, loadedTranslator_;
   const void* translator_ = nullptr;  // the translator loadedTranslator_ is a copy of
