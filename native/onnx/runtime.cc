@@ -4,6 +4,7 @@
 #include <malloc.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -143,7 +144,7 @@ std::string ReadModelFile(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
+OnnxSession LoadOnnxSession(const OnnxSessionOptions& request, std::string* made) {
   OnnxEnv();
   if (request.modelBytes.empty() && !FileExists(request.modelPath)) throw std::runtime_error("MODEL_PACK_INVALID: model file " + request.modelPath + " does not exist");
   OnnxSession result;
@@ -160,6 +161,22 @@ OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
       options = BaseOptions(request.intraOpThreads);
     }
   }
+  const bool cached = request.liftConvolutions && request.modelBytes.empty() && request.cache.Enabled();
+  if (cached) {
+    if (const std::optional<CacheNotes> notes = request.cache.ReadNotes("whole")) {
+      const int lifted = std::atoi(NoteOf(*notes, "lifted").c_str());
+      try {
+        const std::string path = lifted > 0 ? request.cache.Path("whole.onnx") : request.modelPath;
+        result.session = std::make_unique<Ort::Session>(OnnxEnv(), path.c_str(), options);
+        result.report.liftedConvolutions = lifted;
+        result.report.liftWhy = NoteOf(*notes, "why");
+        result.report.fromCache = true;
+        return result;
+      } catch (const Ort::Exception&) {
+        // A damaged entry (a full disk, an edit): made again below, and written over.
+      }
+    }
+  }
   if (request.liftConvolutions) {
     ConvLift lift;
     if (request.modelBytes.empty()) lift = LiftConvolutions(ReadModelFile(request.modelPath));  // the file's bytes freed here
@@ -169,6 +186,8 @@ OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
       try {
         result.session = std::make_unique<Ort::Session>(OnnxEnv(), lift.model.data(), lift.model.size(), options);
         result.report.liftedConvolutions = lift.lifted;
+        if (cached) result.report.cacheWhy = request.cache.Write({{"whole.onnx", lift.model}}, "whole", {{"lifted", std::to_string(lift.lifted)}});
+        if (made) *made = std::move(lift.model);
         return result;
       } catch (const Ort::Exception& e) {
         // A rewrite ONNX Runtime refuses must not cost the user the model: load it as it is.
@@ -183,6 +202,9 @@ OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
   } catch (const Ort::Exception& e) {
     throw std::runtime_error("MODEL_PACK_INVALID: ONNX Runtime cannot load " + request.modelPath + ": " + e.what());
   }
+  // Nothing to lift is worth keeping too: the next load skips reading the model to find that out.
+  if (cached) result.report.cacheWhy = request.cache.Write({}, "whole", {{"lifted", "0"}, {"why", result.report.liftWhy}});
+  if (made && !request.modelBytes.empty()) *made = request.modelBytes;
   return result;
 }
 

@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 
+#include "onnx/model_cache.h"
+
 namespace svc {
 
 enum class OnnxDevice { Auto, Cpu, Cuda };
@@ -31,6 +33,7 @@ struct OnnxSessionOptions {
   OnnxDevice device = OnnxDevice::Cpu;
   std::string cudaProviderPath;  // empty: libonnxruntime_providers_cuda.so beside the addon
   bool liftConvolutions = false;  // run 1-D convolutions as 2-D ones (onnx/conv_lift.h)
+  ModelCache cache;               // where the lifted model file is kept between loads
 };
 
 // How a model was loaded, for the pack's info.
@@ -39,6 +42,8 @@ struct OnnxLoadReport {
   std::string fallbackReason;  // device 'auto' fell back to the CPU: why
   int liftedConvolutions = 0;
   std::string liftWhy;         // asked to lift and none was: why
+  bool fromCache = false;      // the rewrites were read from the cache, not made
+  std::string cacheWhy;        // what was made could not be cached: why
 };
 
 struct OnnxSession {
@@ -51,6 +56,8 @@ std::string ReadModelFile(const std::string& path);
 
 // Loads a model (blocking: call it off the main thread). Errors are std::runtime_error whose
 // message starts with DEVICE_UNAVAILABLE: (CUDA asked for and not usable) or MODEL_PACK_INVALID:.
-OnnxSession LoadOnnxSession(const OnnxSessionOptions& options);
+// `made`, where given, receives the bytes the session was made from when they are not the file's
+// (the lifted model, or modelBytes), for a cache to keep.
+OnnxSession LoadOnnxSession(const OnnxSessionOptions& options, std::string* made = nullptr);
 
 }  // namespace svc
