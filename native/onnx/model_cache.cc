@@ -77,16 +77,31 @@ std::optional<CacheNotes> ModelCache::ReadNotes(const std::string& part) const {
   return notes;
 }
 
+std::string ModelCache::TemporaryPath(std::string& why) const {
+  std::error_code error;
+  std::filesystem::create_directories(directory_, error);
+  if (error) {
+    why = "cannot create " + directory_ + ": " + error.message();
+    return "";
+  }
+  std::string path;
+  why = WriteTemporary(directory_, "", path);
+  return why.empty() ? path : "";
+}
+
 std::string ModelCache::Write(const std::vector<std::pair<std::string, std::string_view>>& files, const std::string& part,
-                              const CacheNotes& notes) const {
+                              const CacheNotes& notes, const std::vector<std::pair<std::string, std::string>>& written) const {
   if (!Enabled()) return "";
+  std::vector<std::pair<std::string, std::string>> renames = written;
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   if (error) return "cannot create " + directory_ + ": " + error.message();
   std::string text;
   for (const auto& [name, value] : notes) {
-    if (name.find_first_of("\t\n") != std::string::npos || value.find('\n') != std::string::npos)
+    if (name.find_first_of("\t\n") != std::string::npos || value.find('\n') != std::string::npos) {
+      for (const auto& [n, t] : renames) unlink(t.c_str());
       return "a name in the model holds a tab or a newline";
+    }
     text += name + "\t" + value + "\n";
   }
   text += "end\n";
@@ -94,11 +109,18 @@ std::string ModelCache::Write(const std::vector<std::pair<std::string, std::stri
   all.emplace_back(part + ".notes", text);
   for (const auto& [name, bytes] : all) {
     std::string temporary;
-    if (std::string why = WriteTemporary(directory_, bytes, temporary); !why.empty()) return why;
-    // rename() replaces atomically: a process loading the entry meanwhile sees the old file or this one.
+    if (std::string why = WriteTemporary(directory_, bytes, temporary); !why.empty()) {
+      for (const auto& [n, t] : renames) unlink(t.c_str());
+      return why;
+    }
+    renames.emplace_back(name, temporary);
+  }
+  // rename() replaces atomically: a process loading the entry meanwhile sees the old file or this
+  // one. The notes go last: a reader that finds them finds the rest.
+  for (const auto& [name, temporary] : renames) {
     if (std::rename(temporary.c_str(), Path(name).c_str()) != 0) {
       const std::string why = "cannot rename into " + Path(name) + ": " + std::strerror(errno);
-      unlink(temporary.c_str());
+      for (const auto& [n, t] : renames) unlink(t.c_str());
       return why;
     }
   }

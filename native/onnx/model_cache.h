@@ -33,9 +33,13 @@ class ModelCache {
   std::string Path(const std::string& part) const;
   // The notes of entry `part`, when it was written whole.
   std::optional<CacheNotes> ReadNotes(const std::string& part) const;
-  // Writes the files (part name, bytes) then the notes; "" or why it could not (nothing is then left half-written).
+  // A new file's path in the directory, for a writer that takes a path (ONNX Runtime's optimized
+  // graph); "" with why where the directory cannot be made.
+  std::string TemporaryPath(std::string& why) const;
+  // Writes the files (name, bytes), renames `written` (name, a TemporaryPath written) into place,
+  // then writes the notes; "" or why it could not (the notes are then not written, so nothing is read).
   std::string Write(const std::vector<std::pair<std::string, std::string_view>>& files, const std::string& part,
-                    const CacheNotes& notes) const;
+                    const CacheNotes& notes, const std::vector<std::pair<std::string, std::string>>& written = {}) const;
 
  private:
   std::string directory_;

@@ -34,7 +34,15 @@ struct OnnxSessionOptions {
   std::string cudaProviderPath;  // empty: libonnxruntime_providers_cuda.so beside the addon
   bool liftConvolutions = false;  // run 1-D convolutions as 2-D ones (onnx/conv_lift.h)
   ModelCache cache;               // where the lifted model file is kept between loads
+  // Where set, ONNX Runtime writes the session's optimized graph there: on the CPU, its fused and
+  // blocked-layout nodes, which a later load need not make again.
+  std::string optimizedPath;
+  bool optimized = false;  // the model is such a graph, from this ONNX Runtime on this kind of CPU
 };
+
+// What a graph ONNX Runtime optimized for the CPU depends on: its version, and the vector width
+// that sets the blocked layout's block size. Part of the cache's names for such graphs.
+std::string OptimizedGraphTag();
 
 // How a model was loaded, for the pack's info.
 struct OnnxLoadReport {

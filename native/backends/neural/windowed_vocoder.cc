@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 
@@ -28,6 +29,24 @@ Tensor Frames(const Tensor& latent, int64_t from, int64_t to) {
 
 }  // namespace
 
+namespace {
+
+// The cache's entry for the parts: on the CPU, ONNX Runtime's optimized graphs of them (for this
+// ONNX Runtime and kind of CPU); elsewhere the lifted parts.
+std::string CachePart(const OnnxSessionOptions& options) {
+  return options.device == OnnxDevice::Cpu ? "windowed.cpu-" + OptimizedGraphTag() : "windowed";
+}
+
+// Removes the temporary files a failed load leaves.
+struct Temporaries {
+  std::vector<std::string> paths;
+  ~Temporaries() {
+    for (const std::string& path : paths) std::remove(path.c_str());
+  }
+};
+
+}  // namespace
+
 std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions& options, const std::string& boundaryNode,
                                                        std::string& why) {
   OnnxEnv();  // first: it sets how large buffers are allocated, the model's bytes among them
@@ -44,14 +63,23 @@ std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions&
   vocoder->channels_ = split.cutChannels;
   vocoder->tailInputs_ = split.tailInputs;
   vocoder->tailOutput_ = split.tailOutputs.at(0);
-  std::string head, tail;  // the bytes each part was made from, for the cache
+  const bool keepOptimized = options.cache.Enabled() && options.device == OnnxDevice::Cpu;
+  std::string cacheWhy;
+  Temporaries optimized;  // ONNX Runtime's optimized graphs of the parts, renamed into the cache once measured
+  if (keepOptimized) {
+    for (int i = 0; i < 2 && cacheWhy.empty(); ++i) optimized.paths.push_back(options.cache.TemporaryPath(cacheWhy));
+    if (!cacheWhy.empty()) optimized.paths.clear();
+  }
+  std::string head, tail;  // elsewhere: the bytes each part was made from
   try {
     OnnxSessionOptions part = options;
     part.cache = ModelCache();
     part.modelBytes = std::move(split.head);
-    vocoder->head_ = LoadOnnxSession(part, &head);
+    if (!optimized.paths.empty()) part.optimizedPath = optimized.paths[0];
+    vocoder->head_ = LoadOnnxSession(part, keepOptimized ? nullptr : &head);
     part.modelBytes = std::move(split.tail);
-    vocoder->tail_ = LoadOnnxSession(part, &tail);
+    if (!optimized.paths.empty()) part.optimizedPath = optimized.paths[1];
+    vocoder->tail_ = LoadOnnxSession(part, keepOptimized ? nullptr : &tail);
   } catch (const std::exception& e) {
     why = std::string("a part would not load: ") + e.what();
     return nullptr;
@@ -74,12 +102,20 @@ std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions&
                    {"tailLifted", std::to_string(vocoder->tail_.report.liftedConvolutions)}};
   for (const std::string& input : vocoder->tailInputs_) notes.emplace_back("tailInput", input);
   for (const std::string& output : split.outputs) notes.emplace_back("output", output);
-  vocoder->head_.report.cacheWhy = options.cache.Write({{"head.onnx", head}, {"tail.onnx", tail}}, "windowed", notes);
+  const std::string part = CachePart(options);
+  if (!keepOptimized) {
+    cacheWhy = options.cache.Write({{part + ".head.onnx", head}, {part + ".tail.onnx", tail}}, part, notes);
+  } else if (!optimized.paths.empty()) {
+    cacheWhy = options.cache.Write({}, part, notes, {{part + ".head.onnx", optimized.paths[0]}, {part + ".tail.onnx", optimized.paths[1]}});
+    optimized.paths.clear();  // renamed, or removed by Write
+  }
+  vocoder->head_.report.cacheWhy = cacheWhy;
   return vocoder;
 }
 
 std::unique_ptr<WindowedVocoder> WindowedVocoder::FromCache(const OnnxSessionOptions& options) {
-  const std::optional<CacheNotes> notes = options.cache.ReadNotes("windowed");
+  const std::string part = CachePart(options);
+  const std::optional<CacheNotes> notes = options.cache.ReadNotes(part);
   if (!notes) return nullptr;
   std::unique_ptr<WindowedVocoder> vocoder(new WindowedVocoder());
   vocoder->cut_ = NoteOf(*notes, "cut");
@@ -89,13 +125,14 @@ std::unique_ptr<WindowedVocoder> WindowedVocoder::FromCache(const OnnxSessionOpt
   vocoder->tailOutput_ = NoteOf(*notes, "tailOutput");
   vocoder->tailInputs_ = NotesOf(*notes, "tailInput");
   try {
-    OnnxSessionOptions part = options;
-    part.cache = ModelCache();
-    part.liftConvolutions = false;  // the parts were kept lifted
-    part.modelPath = options.cache.Path("head.onnx");
-    vocoder->head_ = LoadOnnxSession(part);
-    part.modelPath = options.cache.Path("tail.onnx");
-    vocoder->tail_ = LoadOnnxSession(part);
+    OnnxSessionOptions parts = options;
+    parts.cache = ModelCache();
+    parts.liftConvolutions = false;  // the parts were kept lifted
+    parts.optimized = options.device == OnnxDevice::Cpu;
+    parts.modelPath = options.cache.Path(part + ".head.onnx");
+    vocoder->head_ = LoadOnnxSession(parts);
+    parts.modelPath = options.cache.Path(part + ".tail.onnx");
+    vocoder->tail_ = LoadOnnxSession(parts);
   } catch (const std::exception&) {
     return nullptr;  // a damaged entry: the parts are made again, and written over it
   }
