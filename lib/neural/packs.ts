@@ -249,8 +249,8 @@ export function modelCacheDir(): string {
  * The cache entry of a model file: its identity (device, inode, size, and the modification and
  * change times to the nanosecond) and what the load makes of it. Any write to the file moves its
  * change time, which no program can set back, and replacing it changes the inode: a changed file
- * gets a new entry. Hashing the content instead cost 35-50 ms per 33 MB here (SHA-256 in Node,
- * bench/RESULTS.md, Model load), on every load; this costs one stat.
+ * gets a new entry. Hashing the content instead would add reading the file and its SHA-256 to
+ * every load (22 + 34 ms for 33 MB in Node; bench/RESULTS.md, Model load); this costs one stat.
  */
 function cacheKey(spec: NativeModelSpec): string {
   const s = statSync(spec.modelPath, { bigint: true })

@@ -151,6 +151,13 @@ std::string OptimizedGraphTag() {
   return std::string("ort") + OrtGetApiBase()->GetVersionString() + "-" + width;
 }
 
+bool RunsOnCpu(const OnnxSessionOptions& options) {
+  if (options.device != OnnxDevice::Auto) return options.device == OnnxDevice::Cpu;
+  OnnxEnv();
+  Ort::SessionOptions unused;
+  return !AppendCuda(unused, options.cudaProviderPath).empty();
+}
+
 OnnxSession LoadOnnxSession(const OnnxSessionOptions& request, std::string* made) {
   OnnxEnv();
   if (request.modelBytes.empty() && !FileExists(request.modelPath)) throw std::runtime_error("MODEL_PACK_INVALID: model file " + request.modelPath + " does not exist");
@@ -172,7 +179,7 @@ OnnxSession LoadOnnxSession(const OnnxSessionOptions& request, std::string* made
   std::string optimizedPath = request.optimizedPath;
   const bool cached = request.liftConvolutions && request.modelBytes.empty() && request.cache.Enabled();
   // Only a CPU session's optimized graph is kept: another device optimizes for itself.
-  const bool keepOptimized = cached && request.device == OnnxDevice::Cpu;
+  const bool keepOptimized = cached && result.report.device == "cpu";
   const std::string part = keepOptimized ? "whole.cpu-" + OptimizedGraphTag() : "whole";
   if (cached) {
     if (const std::optional<CacheNotes> notes = request.cache.ReadNotes(part)) {

@@ -44,6 +44,9 @@ struct OnnxSessionOptions {
 // that sets the blocked layout's block size. Part of the cache's names for such graphs.
 std::string OptimizedGraphTag();
 
+// Whether sessions made with `options` run on the CPU: device cpu, or auto where CUDA cannot run.
+bool RunsOnCpu(const OnnxSessionOptions& options);
+
 // How a model was loaded, for the pack's info.
 struct OnnxLoadReport {
   std::string device;          // "cpu" or "cuda": where the session runs

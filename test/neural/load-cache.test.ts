@@ -33,9 +33,9 @@ afterAll(() => {
 })
 
 /** Loads `pack` with the cache at `cache`, says TEXT, and closes: its info and audio. */
-async function loadAndSpeak(cache: string, pack: PackOptions, warnings: string[] = []) {
+async function loadAndSpeak(cache: string, pack: PackOptions, warnings: string[] = [], device: 'cpu' | 'auto' = 'cpu') {
   process.env.SVC_TTS_CACHE_DIR = cache
-  const engine: Engine<string> = await createEngine({ models: { voice: pack }, onWarning: (message) => warnings.push(message) })
+  const engine: Engine<string> = await createEngine({ models: { voice: pack }, device, onWarning: (message) => warnings.push(message) })
   try {
     const info = packOf(engine, 'voice').info
     const chunks = await collect(engine.speak({
@@ -65,6 +65,19 @@ describe('the load cache', () => {
       expect(uncached.audio.equals(first.audio)).toBe(true)
     }
     expect(readdirSync(cache).filter((f) => f.startsWith('.tmp-'))).toEqual([])
+  })
+
+  it('serves device auto that falls back to the CPU the same way', async () => {
+    const cache = path.join(dir, 'auto')
+    const first = await loadAndSpeak(cache, { type: 'piper', path: VITS }, [], 'auto')
+    const second = await loadAndSpeak(cache, { type: 'piper', path: VITS }, [], 'auto')
+    const cpu = await loadAndSpeak(cache, { type: 'piper', path: VITS })
+    expect(first.info).toMatchObject({ device: 'cpu', loadedFrom: 'file', windowedVocoder: true })
+    expect(second.info).toMatchObject({ device: 'cpu', loadedFrom: 'cache', windowedVocoder: true })
+    // The CPU's entry is the one the fallback filled.
+    expect(cpu.info.loadedFrom).toBe('cache')
+    expect(second.audio.equals(first.audio)).toBe(true)
+    expect(cpu.audio.equals(first.audio)).toBe(true)
   })
 
   it('does not serve a changed file (same path, new content) from the old entry', async () => {

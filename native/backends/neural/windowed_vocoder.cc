@@ -33,9 +33,7 @@ namespace {
 
 // The cache's entry for the parts: on the CPU, ONNX Runtime's optimized graphs of them (for this
 // ONNX Runtime and kind of CPU); elsewhere the lifted parts.
-std::string CachePart(const OnnxSessionOptions& options) {
-  return options.device == OnnxDevice::Cpu ? "windowed.cpu-" + OptimizedGraphTag() : "windowed";
-}
+std::string CachePart(bool cpu) { return cpu ? "windowed.cpu-" + OptimizedGraphTag() : "windowed"; }
 
 // Removes the temporary files a failed load leaves.
 struct Temporaries {
@@ -63,23 +61,24 @@ std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions&
   vocoder->channels_ = split.cutChannels;
   vocoder->tailInputs_ = split.tailInputs;
   vocoder->tailOutput_ = split.tailOutputs.at(0);
-  const bool keepOptimized = options.cache.Enabled() && options.device == OnnxDevice::Cpu;
+  const bool keepOptimized = options.cache.Enabled() && RunsOnCpu(options);
   std::string cacheWhy;
   Temporaries optimized;  // ONNX Runtime's optimized graphs of the parts, renamed into the cache once measured
   if (keepOptimized) {
     for (int i = 0; i < 2 && cacheWhy.empty(); ++i) optimized.paths.push_back(options.cache.TemporaryPath(cacheWhy));
     if (!cacheWhy.empty()) optimized.paths.clear();
   }
-  std::string head, tail;  // elsewhere: the bytes each part was made from
+  const bool keepLifted = options.cache.Enabled() && !keepOptimized;
+  std::string head, tail;  // for keepLifted: the bytes each part was made from
   try {
     OnnxSessionOptions part = options;
     part.cache = ModelCache();
     part.modelBytes = std::move(split.head);
     if (!optimized.paths.empty()) part.optimizedPath = optimized.paths[0];
-    vocoder->head_ = LoadOnnxSession(part, keepOptimized ? nullptr : &head);
+    vocoder->head_ = LoadOnnxSession(part, keepLifted ? &head : nullptr);
     part.modelBytes = std::move(split.tail);
     if (!optimized.paths.empty()) part.optimizedPath = optimized.paths[1];
-    vocoder->tail_ = LoadOnnxSession(part, keepOptimized ? nullptr : &tail);
+    vocoder->tail_ = LoadOnnxSession(part, keepLifted ? &tail : nullptr);
   } catch (const std::exception& e) {
     why = std::string("a part would not load: ") + e.what();
     return nullptr;
@@ -102,8 +101,8 @@ std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions&
                    {"tailLifted", std::to_string(vocoder->tail_.report.liftedConvolutions)}};
   for (const std::string& input : vocoder->tailInputs_) notes.emplace_back("tailInput", input);
   for (const std::string& output : split.outputs) notes.emplace_back("output", output);
-  const std::string part = CachePart(options);
-  if (!keepOptimized) {
+  const std::string part = CachePart(keepOptimized);
+  if (keepLifted) {
     cacheWhy = options.cache.Write({{part + ".head.onnx", head}, {part + ".tail.onnx", tail}}, part, notes);
   } else if (!optimized.paths.empty()) {
     cacheWhy = options.cache.Write({}, part, notes, {{part + ".head.onnx", optimized.paths[0]}, {part + ".tail.onnx", optimized.paths[1]}});
@@ -114,7 +113,9 @@ std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions&
 }
 
 std::unique_ptr<WindowedVocoder> WindowedVocoder::FromCache(const OnnxSessionOptions& options) {
-  const std::string part = CachePart(options);
+  if (!options.cache.Enabled()) return nullptr;
+  const bool cpu = RunsOnCpu(options);
+  const std::string part = CachePart(cpu);
   const std::optional<CacheNotes> notes = options.cache.ReadNotes(part);
   if (!notes) return nullptr;
   std::unique_ptr<WindowedVocoder> vocoder(new WindowedVocoder());
@@ -128,7 +129,7 @@ std::unique_ptr<WindowedVocoder> WindowedVocoder::FromCache(const OnnxSessionOpt
     OnnxSessionOptions parts = options;
     parts.cache = ModelCache();
     parts.liftConvolutions = false;  // the parts were kept lifted
-    parts.optimized = options.device == OnnxDevice::Cpu;
+    parts.optimized = cpu;
     parts.modelPath = options.cache.Path(part + ".head.onnx");
     vocoder->head_ = LoadOnnxSession(parts);
     parts.modelPath = options.cache.Path(part + ".tail.onnx");
