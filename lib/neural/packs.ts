@@ -239,7 +239,7 @@ function nativeLoadError(modelId: string, cause: unknown): TtsError {
 }
 
 /** Where rewritten models are kept: $SVC_TTS_CACHE_DIR, else the XDG cache directory's svc-tts/lifted. */
-export function modelCacheDir(): string {
+function modelCacheDir(): string {
   if (process.env.SVC_TTS_CACHE_DIR) return path.resolve(process.env.SVC_TTS_CACHE_DIR)
   const base = process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache')
   return path.join(base, 'svc-tts', 'lifted')
