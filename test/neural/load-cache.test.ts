@@ -94,6 +94,14 @@ describe('the load cache', () => {
     expect(changed.info).toMatchObject({ loadedFrom: 'file', windowedVocoder: false, windowedVocoderWhy: 'the vocoder reaches 32 frames' })
     const reference = await loadAndSpeak(cache, { type: 'piper', path: VITS_NORMALISED, cache: false })
     expect(changed.audio.equals(reference.audio)).toBe(true)
+    // The same size, one byte of it changed (the producer's name): still a new entry.
+    expect((await loadAndSpeak(cache, { type: 'piper', path: voice })).info.loadedFrom).toBe('cache')
+    const bytes = readFileSync(voice)
+    const at = bytes.indexOf('svc-tts fixtures')
+    expect(at).toBeGreaterThan(0)
+    bytes[at + 15] = 'z'.charCodeAt(0)
+    writeFileSync(voice, bytes)
+    expect((await loadAndSpeak(cache, { type: 'piper', path: voice })).info.loadedFrom).toBe('file')
   })
 
   it('loads in memory, with a warning, where the cache directory cannot be made', async () => {
