@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 // Two projects: `unit` never loads the native addon (a test that tries fails to find it), so it
@@ -20,7 +22,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'native', include: ['test/**/*.test.ts'], exclude: ['test/**/*.unit.test.ts'] },
+        test: {
+          name: 'native',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.unit.test.ts'],
+          // The packs' load cache of a run is its own, not the user's ~/.cache (docs/neural-packs.md).
+          env: { SVC_TTS_CACHE_DIR: path.join(tmpdir(), `svc-tts-test-cache-${process.pid}`) },
+        },
       },
     ],
   },

@@ -145,6 +145,9 @@ export type NativeModelSpec = {
   probeText: string
   /** Run 1-D convolutions as 2-D ones (default true; native/onnx/conv_lift.h). */
   liftConvolutions?: boolean
+  /** Where the rewritten model is kept between loads (native/onnx/model_cache.h), under this key; none without both. */
+  cacheDir?: string
+  cacheKey?: string
 } & (
   | {
       type: 'piper'
@@ -179,6 +182,10 @@ export interface NativeModelInfo {
   /** The 1-D convolutions running as 2-D ones; where none is though asked, why. */
   liftedConvolutions: number
   liftedConvolutionsWhy?: string
+  /** 'cache': the rewritten model and what its checks found came from the cache, not made again. */
+  loadedFrom: 'cache' | 'file'
+  /** What was made could not be cached (the load went on without): why. */
+  cacheWhy?: string
   sampleRate: number
   speakers: string[]
   hasDurations: boolean

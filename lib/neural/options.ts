@@ -12,6 +12,13 @@ const gender = z.enum(['Male', 'Female'])
  */
 const liftConvolutions = z.boolean().optional()
 
+/**
+ * Both pack types: keep the rewritten model (lifted, cut before the vocoder) and what the checks
+ * of it found in the user's cache directory, so the next load of the same file reads them instead
+ * of making them again (default true; docs/neural-packs.md, "Load cache").
+ */
+const cache = z.boolean().optional()
+
 export const piperPackSchema = z.object({
   type: z.literal('piper'),
   /** The voice's .onnx file; its config is the same path plus .json unless `config` names it. */
@@ -26,6 +33,7 @@ export const piperPackSchema = z.object({
    */
   windowedVocoder: z.boolean().optional(),
   liftConvolutions,
+  cache,
 })
 
 export const kokoroPackSchema = z.object({
@@ -35,6 +43,7 @@ export const kokoroPackSchema = z.object({
   /** Extra voices blended from the pack's styles: name -> { style name: weight }. */
   blends: z.record(z.string().regex(/^[\w-]+$/), z.record(z.string(), z.number().positive())).optional(),
   liftConvolutions,
+  cache,
 })
 
 export const packOptionsSchema = z.discriminatedUnion('type', [piperPackSchema, kokoroPackSchema])

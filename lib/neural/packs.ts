@@ -4,7 +4,9 @@
  * outputs against the config, read a probe sentence and warm up. A bad pack fails here, at
  * load, with MODEL_PACK_INVALID (or DEVICE_UNAVAILABLE); never at a request.
  */
+import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { TtsError } from '../errors.js'
@@ -236,16 +238,39 @@ function nativeLoadError(modelId: string, cause: unknown): TtsError {
   return packError(modelId, match ? match[2]! : message, cause)
 }
 
+/** Where rewritten models are kept: $SVC_TTS_CACHE_DIR, else the XDG cache directory's svc-tts/lifted. */
+function modelCacheDir(): string {
+  if (process.env.SVC_TTS_CACHE_DIR) return path.resolve(process.env.SVC_TTS_CACHE_DIR)
+  const base = process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache')
+  return path.join(base, 'svc-tts', 'lifted')
+}
+
+/**
+ * The cache entry of a model file: its identity (device, inode, size, and the modification and
+ * change times to the nanosecond) and what the load makes of it. Any write to the file moves its
+ * change time, which no program can set back, and replacing it changes the inode: a changed file
+ * gets a new entry. Hashing the content instead would add reading the file and its SHA-256 to
+ * every load (22 + 34 ms for 33 MB in Node; bench/RESULTS.md, Model load); this costs one stat.
+ */
+function cacheKey(spec: NativeModelSpec): string {
+  const s = statSync(spec.modelPath, { bigint: true })
+  const variant = [spec.type, spec.liftConvolutions ?? true, spec.type === 'piper' ? (spec.windowedVocoder ?? true) : '']
+  const identity = [s.dev, s.ino, s.size, s.mtimeNs, s.ctimeNs].map(String)
+  return createHash('sha256').update(JSON.stringify([...variant, ...identity])).digest('hex').slice(0, 32)
+}
+
 export async function loadPack(native: NativeAddon, modelId: string, options: PackOptions, load: LoadOptions): Promise<LoadedPack> {
   const prepared = options.type === 'piper' ? preparePiper(modelId, options) : prepareKokoro(modelId, options)
+  const cache = (options.cache ?? true) ? { cacheDir: modelCacheDir(), cacheKey: cacheKey(prepared.spec) } : {}
   let loaded: { model: NativeModel; info: NativeModelInfo }
   try {
-    loaded = await native.loadModel({ ...prepared.spec, device: load.device, threads: load.threads })
+    loaded = await native.loadModel({ ...prepared.spec, ...cache, device: load.device, threads: load.threads })
   } catch (cause) {
     throw nativeLoadError(modelId, cause)
   }
   const { model, info } = loaded
   if (info.fallbackReason) load.warn(`svc-tts: ${modelId} runs on the CPU: ${info.fallbackReason}`)
+  if (info.cacheWhy) load.warn(`svc-tts: ${modelId} loaded, but its rewritten model could not be cached (the next load makes it again): ${info.cacheWhy}`)
   return {
     modelId,
     type: options.type,

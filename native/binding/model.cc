@@ -38,7 +38,7 @@ Napi::Array Specs(Napi::Env env, const std::vector<TensorSpec>& specs) {
   return out;
 }
 
-// { type, device, fallbackReason?, liftedConvolutions, liftedConvolutionsWhy?, sampleRate, hasDurations,
+// { type, device, fallbackReason?, liftedConvolutions, liftedConvolutionsWhy?, loadedFrom, cacheWhy?, sampleRate, hasDurations,
 //   windowedVocoder?, windowedVocoderWhy?, speakers, inputs, outputs }
 Napi::Object Info(Napi::Env env, const NeuralModel& model) {
   Napi::Object out = Napi::Object::New(env);
@@ -48,6 +48,8 @@ Napi::Object Info(Napi::Env env, const NeuralModel& model) {
   if (!report.fallbackReason.empty()) out.Set("fallbackReason", report.fallbackReason);
   out.Set("liftedConvolutions", report.liftedConvolutions);
   if (!report.liftWhy.empty()) out.Set("liftedConvolutionsWhy", report.liftWhy);
+  out.Set("loadedFrom", report.fromCache ? "cache" : "file");
+  if (!report.cacheWhy.empty()) out.Set("cacheWhy", report.cacheWhy);
   out.Set("sampleRate", model.SampleRate());
   out.Set("hasDurations", model.HasDurations());
   if (const auto* piper = dynamic_cast<const PiperVoice*>(&model)) {

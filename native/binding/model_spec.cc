@@ -66,6 +66,7 @@ NeuralModelSpec ReadModelSpec(const JsArg& spec) {
   session.device = ParseOnnxDevice(spec.Field("device").StringOr("cpu"));
   session.cudaProviderPath = spec.Field("cudaProviderPath").StringOr("");
   session.liftConvolutions = spec.Field("liftConvolutions").BooleanOr(true);
+  session.cache = ModelCache(spec.Field("cacheDir").StringOr(""), spec.Field("cacheKey").StringOr(""));
   const std::string probe = spec.Field("probeText").String();
   if (out.type == NeuralModelSpec::Type::Piper) {
     out.piper.probeText = probe;

@@ -1,9 +1,11 @@
 #include "onnx/runtime.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <malloc.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -143,7 +145,20 @@ std::string ReadModelFile(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
+std::string OptimizedGraphTag() {
+  CheckedApi();
+  const char* width = __builtin_cpu_supports("avx512f") ? "avx512" : __builtin_cpu_supports("avx2") ? "avx2" : "sse";
+  return std::string("ort") + OrtGetApiBase()->GetVersionString() + "-" + width;
+}
+
+bool RunsOnCpu(const OnnxSessionOptions& options) {
+  if (options.device != OnnxDevice::Auto) return options.device == OnnxDevice::Cpu;
+  OnnxEnv();
+  Ort::SessionOptions unused;
+  return !AppendCuda(unused, options.cudaProviderPath).empty();
+}
+
+OnnxSession LoadOnnxSession(const OnnxSessionOptions& request, std::string* made) {
   OnnxEnv();
   if (request.modelBytes.empty() && !FileExists(request.modelPath)) throw std::runtime_error("MODEL_PACK_INVALID: model file " + request.modelPath + " does not exist");
   OnnxSession result;
@@ -160,6 +175,41 @@ OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
       options = BaseOptions(request.intraOpThreads);
     }
   }
+  if (request.optimized) options.SetGraphOptimizationLevel(GraphOptimizationLevel::ORT_DISABLE_ALL);
+  std::string optimizedPath = request.optimizedPath;
+  const bool cached = request.liftConvolutions && request.modelBytes.empty() && request.cache.Enabled();
+  // Only a CPU session's optimized graph is kept: another device optimizes for itself.
+  const bool keepOptimized = cached && result.report.device == "cpu";
+  const std::string part = keepOptimized ? "whole.cpu-" + OptimizedGraphTag() : "whole";
+  if (cached) {
+    if (const std::optional<CacheNotes> notes = request.cache.ReadNotes(part)) {
+      const int lifted = std::atoi(NoteOf(*notes, "lifted").c_str());
+      try {
+        const std::string path = keepOptimized || lifted > 0 ? request.cache.Path(part + ".onnx") : request.modelPath;
+        Ort::SessionOptions again = options.Clone();
+        if (keepOptimized) again.SetGraphOptimizationLevel(GraphOptimizationLevel::ORT_DISABLE_ALL);
+        result.session = std::make_unique<Ort::Session>(OnnxEnv(), path.c_str(), again);
+        result.report.liftedConvolutions = lifted;
+        result.report.liftWhy = NoteOf(*notes, "why");
+        result.report.fromCache = true;
+        return result;
+      } catch (const Ort::Exception&) {
+        // A damaged entry (a full disk, an edit): made again below, and written over.
+      }
+    }
+    if (keepOptimized) optimizedPath = request.cache.TemporaryPath(result.report.cacheWhy);
+  }
+  if (!optimizedPath.empty()) options.SetOptimizedModelFilePath(optimizedPath.c_str());
+  // The entry for what was loaded: ONNX Runtime's optimized graph, or else the lifted model.
+  const auto keep = [&](const std::string& lifted) {
+    if (!cached) return;
+    const CacheNotes notes{{"lifted", std::to_string(result.report.liftedConvolutions)}, {"why", result.report.liftWhy}};
+    if (keepOptimized) {
+      result.report.cacheWhy = optimizedPath.empty() ? result.report.cacheWhy : request.cache.Write({}, part, notes, {{part + ".onnx", optimizedPath}});
+    } else {
+      result.report.cacheWhy = lifted.empty() ? request.cache.Write({}, part, notes) : request.cache.Write({{part + ".onnx", lifted}}, part, notes);
+    }
+  };
   if (request.liftConvolutions) {
     ConvLift lift;
     if (request.modelBytes.empty()) lift = LiftConvolutions(ReadModelFile(request.modelPath));  // the file's bytes freed here
@@ -169,6 +219,8 @@ OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
       try {
         result.session = std::make_unique<Ort::Session>(OnnxEnv(), lift.model.data(), lift.model.size(), options);
         result.report.liftedConvolutions = lift.lifted;
+        keep(lift.model);
+        if (made) *made = std::move(lift.model);
         return result;
       } catch (const Ort::Exception& e) {
         // A rewrite ONNX Runtime refuses must not cost the user the model: load it as it is.
@@ -181,8 +233,12 @@ OnnxSession LoadOnnxSession(const OnnxSessionOptions& request) {
                          ? std::make_unique<Ort::Session>(OnnxEnv(), request.modelPath.c_str(), options)
                          : std::make_unique<Ort::Session>(OnnxEnv(), request.modelBytes.data(), request.modelBytes.size(), options);
   } catch (const Ort::Exception& e) {
+    if (!optimizedPath.empty() && cached) unlink(optimizedPath.c_str());
     throw std::runtime_error("MODEL_PACK_INVALID: ONNX Runtime cannot load " + request.modelPath + ": " + e.what());
   }
+  // Nothing to lift is worth keeping too: the next load skips reading the model to find that out.
+  keep("");
+  if (made && !request.modelBytes.empty()) *made = request.modelBytes;
   return result;
 }
 

@@ -63,7 +63,7 @@ KokoroModel::KokoroModel(OnnxSession session, KokoroConfig config) : NeuralModel
 
   // Warm-up with the first voice; it also proves the model takes our inputs.
   SpeakJob probe;
-  probe.text = config_.probeText;
+  probe.text = WarmUpText(config_.probeText);
   std::atomic<bool> never{false};
   PieceAudio audio;
   VoiceParams params;

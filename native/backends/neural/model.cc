@@ -25,6 +25,11 @@ void HandOnAudio(const float* samples, size_t count, AudioSink& sink) {
   }
 }
 
+std::string WarmUpText(const std::string& probe) {
+  const size_t end = probe.find_first_of(" ,.");
+  return end == 0 || end == std::string::npos ? probe : probe.substr(0, end);
+}
+
 bool NeuralModel::Speak(const SpeakJob& job, const VoiceParams& voice, const std::atomic<bool>& cancelled,
                          AudioSink& sink, std::vector<WordTiming>& words) {
   PieceAudio audio;

@@ -29,6 +29,11 @@ void AppendWordTimings(const std::vector<double>& tokenSamples, const std::vecto
                        const std::vector<int32_t>& charStarts, int64_t totalSamples, int64_t offset,
                        std::vector<WordTiming>& out);
 
+// What a load warms a model up with: the probe text's first word. The first run's one-off work
+// (allocation, ONNX Runtime's lazy set-up) is the same for a word as for the sentence, which took
+// half of a cached load (bench/RESULTS.md, Model load).
+std::string WarmUpText(const std::string& probe);
+
 class NeuralModel : public OnnxModel, public Backend {
  public:
   using OnnxModel::OnnxModel;

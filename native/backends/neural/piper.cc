@@ -69,9 +69,11 @@ void PiperVoice::Check() {
                              Describe(unknown[0]) + ", which phoneme_id_map lacks (is espeak.voice right for this model?)");
   }
   // Warm-up: the first run allocates and plans; a request should not pay for it.
+  SpeakJob warmUp;
+  warmUp.text = WarmUpText(config_.probeText);
   std::atomic<bool> never{false};
   PieceAudio audio;
-  SpeakPiece(probe, VoiceParams{}, never, audio);
+  SpeakPiece(warmUp, VoiceParams{}, never, audio);
   if (audio.samples.empty()) throw std::runtime_error("MODEL_PACK_INVALID: the model made no audio for the probe text");
 }
 

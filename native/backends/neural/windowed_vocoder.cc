@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 
 #include "onnx/split.h"
@@ -27,9 +29,26 @@ Tensor Frames(const Tensor& latent, int64_t from, int64_t to) {
 
 }  // namespace
 
+namespace {
+
+// The cache's entry for the parts: on the CPU, ONNX Runtime's optimized graphs of them (for this
+// ONNX Runtime and kind of CPU); elsewhere the lifted parts.
+std::string CachePart(bool cpu) { return cpu ? "windowed.cpu-" + OptimizedGraphTag() : "windowed"; }
+
+// Removes the temporary files a failed load leaves.
+struct Temporaries {
+  std::vector<std::string> paths;
+  ~Temporaries() {
+    for (const std::string& path : paths) std::remove(path.c_str());
+  }
+};
+
+}  // namespace
+
 std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions& options, const std::string& boundaryNode,
                                                        std::string& why) {
   OnnxEnv();  // first: it sets how large buffers are allocated, the model's bytes among them
+  if (std::unique_ptr<WindowedVocoder> cached = FromCache(options)) return cached;
   std::optional<OnnxSplit> found = SplitOnnxModel(ReadModelFile(options.modelPath), boundaryNode, why);
   if (!found) return nullptr;
   OnnxSplit& split = *found;
@@ -42,32 +61,99 @@ std::unique_ptr<WindowedVocoder> WindowedVocoder::Open(const OnnxSessionOptions&
   vocoder->channels_ = split.cutChannels;
   vocoder->tailInputs_ = split.tailInputs;
   vocoder->tailOutput_ = split.tailOutputs.at(0);
+  const bool keepOptimized = options.cache.Enabled() && RunsOnCpu(options);
+  std::string cacheWhy;
+  Temporaries optimized;  // ONNX Runtime's optimized graphs of the parts, renamed into the cache once measured
+  if (keepOptimized) {
+    for (int i = 0; i < 2 && cacheWhy.empty(); ++i) optimized.paths.push_back(options.cache.TemporaryPath(cacheWhy));
+    if (!cacheWhy.empty()) optimized.paths.clear();
+  }
+  const bool keepLifted = options.cache.Enabled() && !keepOptimized;
+  std::string head, tail;  // for keepLifted: the bytes each part was made from
   try {
     OnnxSessionOptions part = options;
+    part.cache = ModelCache();
     part.modelBytes = std::move(split.head);
-    vocoder->head_ = LoadOnnxSession(part);
+    if (!optimized.paths.empty()) part.optimizedPath = optimized.paths[0];
+    vocoder->head_ = LoadOnnxSession(part, keepLifted ? &head : nullptr);
     part.modelBytes = std::move(split.tail);
-    vocoder->tail_ = LoadOnnxSession(part);
+    if (!optimized.paths.empty()) part.optimizedPath = optimized.paths[1];
+    vocoder->tail_ = LoadOnnxSession(part, keepLifted ? &tail : nullptr);
   } catch (const std::exception& e) {
     why = std::string("a part would not load: ") + e.what();
     return nullptr;
   }
-  vocoder->inputs_ = DescribeSession(*vocoder->head_.session, true);
-  const std::vector<TensorSpec> headOutputs = DescribeSession(*vocoder->head_.session, false);
-  const std::vector<TensorSpec> tailOutputs = DescribeSession(*vocoder->tail_.session, false);
-  for (const std::string& name : split.outputs) {
-    for (const auto* specs : {&headOutputs, &tailOutputs})
-      for (const TensorSpec& spec : *specs)
-        if (spec.name == name) vocoder->outputs_.push_back(spec);
-  }
-
+  vocoder->Describe(split.outputs);
   try {
     if (!vocoder->Measure(why)) return nullptr;
   } catch (const std::exception& e) {
     why = std::string("the vocoder could not be measured: ") + e.what();
     return nullptr;
   }
+  // What the cut and the probe found is kept with the parts: a cached load skips both.
+  CacheNotes notes{{"cut", vocoder->cut_},
+                   {"channels", std::to_string(vocoder->channels_)},
+                   {"hop", std::to_string(vocoder->hop_)},
+                   {"context", std::to_string(vocoder->context_)},
+                   {"tailOutput", vocoder->tailOutput_},
+                   {"headLifted", std::to_string(vocoder->head_.report.liftedConvolutions)},
+                   {"headLiftWhy", vocoder->head_.report.liftWhy},
+                   {"tailLifted", std::to_string(vocoder->tail_.report.liftedConvolutions)}};
+  for (const std::string& input : vocoder->tailInputs_) notes.emplace_back("tailInput", input);
+  for (const std::string& output : split.outputs) notes.emplace_back("output", output);
+  const std::string part = CachePart(keepOptimized);
+  if (keepLifted) {
+    cacheWhy = options.cache.Write({{part + ".head.onnx", head}, {part + ".tail.onnx", tail}}, part, notes);
+  } else if (!optimized.paths.empty()) {
+    cacheWhy = options.cache.Write({}, part, notes, {{part + ".head.onnx", optimized.paths[0]}, {part + ".tail.onnx", optimized.paths[1]}});
+    optimized.paths.clear();  // renamed, or removed by Write
+  }
+  vocoder->head_.report.cacheWhy = cacheWhy;
   return vocoder;
+}
+
+std::unique_ptr<WindowedVocoder> WindowedVocoder::FromCache(const OnnxSessionOptions& options) {
+  if (!options.cache.Enabled()) return nullptr;
+  const bool cpu = RunsOnCpu(options);
+  const std::string part = CachePart(cpu);
+  const std::optional<CacheNotes> notes = options.cache.ReadNotes(part);
+  if (!notes) return nullptr;
+  std::unique_ptr<WindowedVocoder> vocoder(new WindowedVocoder());
+  vocoder->cut_ = NoteOf(*notes, "cut");
+  vocoder->channels_ = std::atoll(NoteOf(*notes, "channels").c_str());
+  vocoder->hop_ = std::atoll(NoteOf(*notes, "hop").c_str());
+  vocoder->context_ = std::atoll(NoteOf(*notes, "context").c_str());
+  vocoder->tailOutput_ = NoteOf(*notes, "tailOutput");
+  vocoder->tailInputs_ = NotesOf(*notes, "tailInput");
+  try {
+    OnnxSessionOptions parts = options;
+    parts.cache = ModelCache();
+    parts.liftConvolutions = false;  // the parts were kept lifted
+    parts.optimized = cpu;
+    parts.modelPath = options.cache.Path(part + ".head.onnx");
+    vocoder->head_ = LoadOnnxSession(parts);
+    parts.modelPath = options.cache.Path(part + ".tail.onnx");
+    vocoder->tail_ = LoadOnnxSession(parts);
+  } catch (const std::exception&) {
+    return nullptr;  // a damaged entry: the parts are made again, and written over it
+  }
+  vocoder->head_.report.liftedConvolutions = std::atoi(NoteOf(*notes, "headLifted").c_str());
+  vocoder->head_.report.liftWhy = NoteOf(*notes, "headLiftWhy");
+  vocoder->tail_.report.liftedConvolutions = std::atoi(NoteOf(*notes, "tailLifted").c_str());
+  vocoder->head_.report.fromCache = true;
+  vocoder->Describe(NotesOf(*notes, "output"));
+  return vocoder;
+}
+
+void WindowedVocoder::Describe(const std::vector<std::string>& outputs) {
+  inputs_ = DescribeSession(*head_.session, true);
+  const std::vector<TensorSpec> headOutputs = DescribeSession(*head_.session, false);
+  const std::vector<TensorSpec> tailOutputs = DescribeSession(*tail_.session, false);
+  for (const std::string& name : outputs) {
+    for (const auto* specs : {&headOutputs, &tailOutputs})
+      for (const TensorSpec& spec : *specs)
+        if (spec.name == name) outputs_.push_back(spec);
+  }
 }
 
 bool WindowedVocoder::Measure(std::string& why) {

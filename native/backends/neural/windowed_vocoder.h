@@ -18,7 +18,8 @@ class WindowedVocoder {
  public:
   // Cuts the model file at the input of `boundaryNode` (SplitOnnxModel), loads both parts with
   // `options`, then measures how far the vocoder reaches (a one-frame change to a probe latent)
-  // and checks that windows reproduce a whole run. Returns nullptr, with the reason in `why`,
+  // and checks that windows reproduce a whole run; the parts and what was found go to
+  // options.cache, and come from it when it has them. Returns nullptr, with the reason in `why`,
   // where any of it fails: the caller then loads the model whole.
   static std::unique_ptr<WindowedVocoder> Open(const OnnxSessionOptions& options, const std::string& boundaryNode,
                                                std::string& why);
@@ -42,6 +43,10 @@ class WindowedVocoder {
 
  private:
   WindowedVocoder() = default;
+  // The parts and findings options.cache keeps for this model; nullptr where it has none whole.
+  static std::unique_ptr<WindowedVocoder> FromCache(const OnnxSessionOptions& options);
+  // Reads the parts' inputs and outputs; `outputs`: the whole model's output names, in order.
+  void Describe(const std::vector<std::string>& outputs);
   // The probe (see Load): sets the context and samples per frame; false, with why, where windows do not fit.
   bool Measure(std::string& why);
 
