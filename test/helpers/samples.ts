@@ -40,3 +40,12 @@ export function soxSynth(effects: string[]): Buffer {
 }
 
 export const MP3_SAMPLE = readFileSync(new URL('../fixtures/voices/speaker.mp3', import.meta.url))
+
+/** POST /voices/clone's form: MP3_SAMPLE as the clip, an English voice named `name`. */
+export function mp3CloneForm(name: string): FormData {
+  const form = new FormData()
+  form.set('clip', new Blob([new Uint8Array(MP3_SAMPLE)], { type: 'audio/mpeg' }), 'speaker.mp3')
+  form.set('name', name)
+  form.set('language', 'en')
+  return form
+}

@@ -9,7 +9,7 @@ import { voiceId } from '../helpers/engine.js'
 import { startBalancer, type Balancer } from '../helpers/haproxy.js'
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js'
 import { startRedis, type RedisServer } from '../helpers/redis.js'
-import { MP3_SAMPLE } from '../helpers/samples.js'
+import { mp3CloneForm } from '../helpers/samples.js'
 import { serveListening, type Listening } from '../helpers/served.js'
 import { freePort } from '../helpers/ports.js'
 
@@ -149,10 +149,7 @@ describe('svc-tts replicas behind haproxy (deploy/haproxy/svc-tts.cfg)', () => {
   }, 120_000)
 
   it('SIGKILL of a replica during 10 streams: its clients see an error or a cut, new requests go to the survivor, nothing acknowledged is lost, and it serves again after a restart', async () => {
-    const form = new FormData()
-    form.set('clip', new Blob([new Uint8Array(MP3_SAMPLE)], { type: 'audio/mpeg' }), 'me.mp3')
-    form.set('name', 'Survivor')
-    form.set('language', 'en')
+    const form = mp3CloneForm('Survivor')
     const cloned = await fetch(`${balancer.url}/voices/clone`, { method: 'POST', headers: { 'x-api-key': key }, body: form })
     expect(cloned.status).toBe(200)
     const { voice_id } = (await cloned.json()) as { voice_id: string }

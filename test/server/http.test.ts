@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PREDEFINED_VOICES } from '../../lib/index.js'
 import type { Route } from '../../lib/server/routes.js'
 import { decodeWav, rms, s16 } from '../helpers/audio.js'
-import { MP3_SAMPLE } from '../helpers/samples.js'
+import { mp3CloneForm } from '../helpers/samples.js'
 import { testEngine, voiceId } from '../helpers/engine.js'
 import { ADAPTERS, KEY, post, start, openStream, TEST_KEYS, VOICES_ONLY_KEY, type Running } from '../helpers/server.js'
 import { waitUntil } from '../helpers/wait.js'
@@ -124,10 +124,7 @@ describe.each(ADAPTERS)('HTTP on %s', (adapter) => {
   })
 
   it('mounts the voice operations: clone (multipart), get, preview, delete, each needing the voices scope', async () => {
-    const form = new FormData()
-    form.set('clip', new Blob([new Uint8Array(MP3_SAMPLE)], { type: 'audio/mpeg' }), 'me.mp3')
-    form.set('name', 'Served')
-    form.set('language', 'en')
+    const form = mp3CloneForm('Served')
     const cloned = await fetch(`${server.base}/voices/clone`, { method: 'POST', headers: { 'x-api-key': VOICES_ONLY_KEY }, body: form })
     expect(cloned.status).toBe(200)
     const voice = (await cloned.json()) as { voice_id: string; voice_type: string; name: string }

@@ -9,7 +9,7 @@ import { KeyStore } from '../../lib/server/keys.js'
 import { databaseKeys } from '../../lib/server/postgres-keys.js'
 import { PostgresUsage } from '../../lib/server/postgres-usage.js'
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js'
-import { MP3_SAMPLE } from '../helpers/samples.js'
+import { mp3CloneForm } from '../helpers/samples.js'
 import { serveListening, type Listening } from '../helpers/served.js'
 import { WsClient } from '../helpers/server.js'
 import { voiceId } from '../helpers/engine.js'
@@ -166,10 +166,7 @@ describe('two svc-tts serve replicas on one database', () => {
 
   it('share voices: cloned on A, it speaks on B; deleted on B, it is gone on A', async () => {
     const [a, b] = replicas as [Listening, Listening]
-    const form = new FormData()
-    form.set('clip', new Blob([new Uint8Array(MP3_SAMPLE)], { type: 'audio/mpeg' }), 'me.mp3')
-    form.set('name', 'Shared clone')
-    form.set('language', 'en')
+    const form = mp3CloneForm('Shared clone')
     const cloned = await fetch(`${a.url}/voices/clone`, { method: 'POST', headers: { 'x-api-key': key }, body: form })
     expect(cloned.status).toBe(200)
     const { voice_id } = (await cloned.json()) as { voice_id: string }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine, PREDEFINED_VOICES } from '../../../lib/index.js'
-import { MP3_SAMPLE } from '../../helpers/samples.js'
+import { mp3CloneForm, MP3_SAMPLE } from '../../helpers/samples.js'
 import { testEngine } from '../../helpers/engine.js'
 import { start, TEST_KEYS, KEY, type Running } from '../../helpers/server.js'
 import { watchStalls } from '../../helpers/stall.js'
@@ -15,15 +15,7 @@ const root = path.resolve(import.meta.dirname, '../../..')
 const scratch = () => mkdtempSync(path.join(tmpdir(), 'svc-tts-storage-'))
 const SAMPLE_FILE = path.join(root, 'test/fixtures/voices/speaker.mp3')
 
-function cloneForm(name: string): FormData {
-  const form = new FormData()
-  form.set('clip', new Blob([new Uint8Array(MP3_SAMPLE)], { type: 'audio/mpeg' }), 'speaker.mp3')
-  form.set('name', name)
-  form.set('language', 'en')
-  return form
-}
-
-const clone = (base: string, name: string) => fetch(`${base}/voices/clone`, { method: 'POST', headers: { 'x-api-key': KEY }, body: cloneForm(name) })
+const clone = (base: string, name: string) => fetch(`${base}/voices/clone`, { method: 'POST', headers: { 'x-api-key': KEY }, body: mp3CloneForm(name) })
 
 describe('case 6: what one key may store', () => {
   let server: Running
