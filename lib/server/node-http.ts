@@ -34,16 +34,26 @@ const REFUSED_BODY_MS = 2000
 
 /**
  * A request refused before its body was read: the refusal goes out, then the rest of the body is
- * read and thrown away, up to a bound, so the client (still sending) reads the refusal instead of
- * a reset; past the bound, the connection is cut. Nothing of it is kept.
+ * read and thrown away, up to a bound, so a client still sending a small body reads the refusal
+ * and keeps its connection. A body declared past the bound is not read at all (reading it would
+ * only make garbage): the refusal is followed by the end of the connection, which is cut after the
+ * grace, so a client still sending gets the refusal before the reset. Nothing of a body is kept.
  */
 export function discardRefusedBody(request: IncomingMessage, response: ServerResponse): void {
   if (request.readableEnded) return
+  const declared = Number(request.headers['content-length'])
+  const socket = request.socket
   response.once('finish', () => {
     if (request.readableEnded) return
-    let discarded = 0
-    const cut = () => request.socket.destroy()
+    const cut = () => socket.destroy()
     const timer = setTimeout(cut, REFUSED_BODY_MS).unref()
+    if (declared > REFUSED_BODY_BYTES) {
+      // node:http resumes an unconsumed request once its response finishes: stop it reading.
+      request.pause()
+      socket.pause()
+      return void socket.end()
+    }
+    let discarded = 0
     request.on('data', (part: Buffer) => {
       discarded += part.length
       if (discarded > REFUSED_BODY_BYTES) cut()
