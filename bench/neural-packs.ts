@@ -1,6 +1,6 @@
 /**
  * Neural packs on the benchmark stand-in for a Piper medium voice (scripts/make-bench-piper.py):
- * real-time factor at 1 and 2 intra-op threads, time to first audio, throughput with 4 concurrent
+ * real-time factor at 1, 2 and 4 intra-op threads, time to first audio, throughput with 4 concurrent
  * requests, peak RSS for a ~40 s paragraph, event-loop stall, and our overhead over a bare ONNX
  * Runtime run of the same ids. Each measurement runs in a fresh child process
  * (bench/workers/neural-scenario.ts).
@@ -51,11 +51,12 @@ async function main(): Promise<void> {
   const load = os.loadavg()[0]!
   const rtf1 = runScenario('rtf-1t')
   const rtf2 = runScenario('rtf-2t')
+  const rtf4 = runScenario('rtf-4t')
   const concurrent = runScenario('concurrent4')
   const paragraph = runScenario('paragraph')
   const lengths = runScenario('lengths')
   const compiled = compiledParagraph()
-  const sherpa = sherpaModule() ? [runScenario('sherpa-rtf-1t'), runScenario('sherpa-rtf-2t'), runScenario('sherpa-concurrent4'), runScenario('sherpa-paragraph')] : undefined
+  const sherpa = sherpaModule() ? [runScenario('sherpa-rtf-1t'), runScenario('sherpa-rtf-2t'), runScenario('sherpa-rtf-4t'), runScenario('sherpa-concurrent4'), runScenario('sherpa-paragraph')] : undefined
   const lines = [
     '## Neural packs: a Piper medium stand-in',
     '',
@@ -64,15 +65,15 @@ async function main(): Promise<void> {
     'The model is scripts/make-bench-piper.py\'s stand-in with a Piper medium voice\'s architecture sizes and random weights (about 2.5 GMAC per audio second);',
     'audio at its native 22 050 Hz, 16-bit. Each row is a fresh process after 3 warm-up requests.',
     '',
-    '| measurement | 1 intra-op thread | 2 intra-op threads |',
-    '| --- | --- | --- |',
-    `| load + check + warm-up of the pack | ${fmt(rtf1.loadMs)} ms | ${fmt(rtf2.loadMs)} ms |`,
-    `| first audio, two-sentence text, median (p95) of 15 | ${fmt(median(rtf1.firstAudioMs!))} ms (${fmt(quantile(rtf1.firstAudioMs!, 0.95))}) | ${fmt(median(rtf2.firstAudioMs!))} ms (${fmt(quantile(rtf2.firstAudioMs!, 0.95))}) |`,
-    `| RTF, 20 Harvard sentences one request each, median of ${RTF_PASSES} passes | ${fmt(rtf1.wallMs! / 1000 / rtf1.audioSeconds!)} | ${fmt(rtf2.wallMs! / 1000 / rtf2.audioSeconds!)} |`,
-    `| bare ORT on the same ids (addon's raw session call on the model file as it is, loaded whole), RTF, passes alternating with the engine's | ${fmt(rtf1.bareMs! / 1000 / rtf1.audioSeconds!)} | ${fmt(rtf2.bareMs! / 1000 / rtf2.audioSeconds!)} |`,
-    `| engine over bare ORT on the file | ${fmt((rtf1.wallMs! / rtf1.bareMs! - 1) * 100, 2)} % | ${fmt((rtf2.wallMs! / rtf2.bareMs! - 1) * 100, 2)} % |`,
-    `| bare ORT on the graph the pack runs (the file with its ${rtf1.lifted} 1-D convolutions lifted to 2-D, loaded whole), RTF | ${fmt(rtf1.bareLiftedMs! / 1000 / rtf1.audioSeconds!)} | ${fmt(rtf2.bareLiftedMs! / 1000 / rtf2.audioSeconds!)} |`,
-    `| engine overhead over bare ORT on that same graph (phonemize, ids, encode, delivery, the first chunk's vocoder windows) | ${fmt((rtf1.wallMs! / rtf1.bareLiftedMs! - 1) * 100, 2)} % | ${fmt((rtf2.wallMs! / rtf2.bareLiftedMs! - 1) * 100, 2)} % |`,
+    '| measurement | 1 intra-op thread | 2 intra-op threads | 4 intra-op threads |',
+    '| --- | --- | --- | --- |',
+    `| load + check + warm-up of the pack | ${fmt(rtf1.loadMs)} ms | ${fmt(rtf2.loadMs)} ms | ${fmt(rtf4.loadMs)} ms |`,
+    `| first audio, two-sentence text, median (p95) of 15 | ${fmt(median(rtf1.firstAudioMs!))} ms (${fmt(quantile(rtf1.firstAudioMs!, 0.95))}) | ${fmt(median(rtf2.firstAudioMs!))} ms (${fmt(quantile(rtf2.firstAudioMs!, 0.95))}) | ${fmt(median(rtf4.firstAudioMs!))} ms (${fmt(quantile(rtf4.firstAudioMs!, 0.95))}) |`,
+    `| RTF, 20 Harvard sentences one request each, median of ${RTF_PASSES} passes | ${fmt(rtf1.wallMs! / 1000 / rtf1.audioSeconds!)} | ${fmt(rtf2.wallMs! / 1000 / rtf2.audioSeconds!)} | ${fmt(rtf4.wallMs! / 1000 / rtf4.audioSeconds!)} |`,
+    `| bare ORT on the same ids (addon's raw session call on the model file as it is, loaded whole), RTF, passes alternating with the engine's | ${fmt(rtf1.bareMs! / 1000 / rtf1.audioSeconds!)} | ${fmt(rtf2.bareMs! / 1000 / rtf2.audioSeconds!)} | ${fmt(rtf4.bareMs! / 1000 / rtf4.audioSeconds!)} |`,
+    `| engine over bare ORT on the file | ${fmt((rtf1.wallMs! / rtf1.bareMs! - 1) * 100, 2)} % | ${fmt((rtf2.wallMs! / rtf2.bareMs! - 1) * 100, 2)} % | ${fmt((rtf4.wallMs! / rtf4.bareMs! - 1) * 100, 2)} % |`,
+    `| bare ORT on the graph the pack runs (the file with its ${rtf1.lifted} 1-D convolutions lifted to 2-D, loaded whole), RTF | ${fmt(rtf1.bareLiftedMs! / 1000 / rtf1.audioSeconds!)} | ${fmt(rtf2.bareLiftedMs! / 1000 / rtf2.audioSeconds!)} | ${fmt(rtf4.bareLiftedMs! / 1000 / rtf4.audioSeconds!)} |`,
+    `| engine overhead over bare ORT on that same graph (phonemize, ids, encode, delivery, the first chunk's vocoder windows) | ${fmt((rtf1.wallMs! / rtf1.bareLiftedMs! - 1) * 100, 2)} % | ${fmt((rtf2.wallMs! / rtf2.bareLiftedMs! - 1) * 100, 2)} % | ${fmt((rtf4.wallMs! / rtf4.bareLiftedMs! - 1) * 100, 2)} % |`,
     '',
     `- 4 concurrent requests of a ${fmt(concurrent.audioSeconds! / 4)} s paragraph, 1 thread each: ${fmt(concurrent.audioSeconds! / (concurrent.wallMs! / 1000))} audio seconds per wall second (${fmt(concurrent.wallMs!)} ms for ${fmt(concurrent.audioSeconds!)} s of audio); peak RSS ${fmt(concurrent.peakRssMib)} MiB.`,
     `- One ${fmt(paragraph.audioSeconds!)} s paragraph: first audio ${fmt(paragraph.firstAudioMs![0]!)} ms, whole ${fmt(paragraph.wallMs!)} ms, peak RSS of the whole Node process ${fmt(paragraph.peakRssMib)} MiB (${fmt(paragraph.startRssMib)} MiB of it before the engine was created), worst event-loop stall (2 ms timer) ${fmt(paragraph.worstLagMs!)} ms.`,
@@ -84,18 +85,18 @@ async function main(): Promise<void> {
     `- The pack runs the stand-in in two parts, cut before its vocoder (windowed vocoder: ${rtf1.windowed ? 'on' : `off, ${rtf1.windowedWhy}`}): a request's first chunk is the text side, then the vocoder on 32 latent frames (0.37 s of audio) and the frames they reach, then on the rest; later chunks run whole. A neural chunk is whole clauses up to 80 characters (30 in the first sentence), one chunk at a time per stream: the longest chunk sets the memory peak.`,
   ]
   if (sherpa) {
-    const [s1, s2, s4, sp] = sherpa as [Measured, Measured, Measured, Measured]
+    const [s1, s2, s4t, s4, sp] = sherpa as [Measured, Measured, Measured, Measured, Measured]
     const version = (createRequire(import.meta.url)(path.join(path.dirname(createRequire(import.meta.url).resolve(process.env.SHERPA_ONNX_NODE ?? 'sherpa-onnx-node')), 'package.json')) as { version: string }).version
     lines.push(
       '',
       `sherpa-onnx-node ${version} serving the same model in the same run (its own ONNX Runtime, one callback per sentence):`,
       '',
-      '| measurement | svc-tts, 1 thread | sherpa-onnx-node, 1 thread | svc-tts, 2 threads | sherpa-onnx-node, 2 threads |',
-      '| --- | --- | --- | --- | --- |',
-      `| load | ${fmt(rtf1.loadMs)} ms | ${fmt(s1.loadMs)} ms | ${fmt(rtf2.loadMs)} ms | ${fmt(s2.loadMs)} ms |`,
-      `| first audio, median | ${fmt(median(rtf1.firstAudioMs!))} ms | ${fmt(median(s1.firstAudioMs!))} ms | ${fmt(median(rtf2.firstAudioMs!))} ms | ${fmt(median(s2.firstAudioMs!))} ms |`,
-      `| RTF, 20 sentences | ${fmt(rtf1.wallMs! / 1000 / rtf1.audioSeconds!)} | ${fmt(s1.wallMs! / 1000 / s1.audioSeconds!)} | ${fmt(rtf2.wallMs! / 1000 / rtf2.audioSeconds!)} | ${fmt(s2.wallMs! / 1000 / s2.audioSeconds!)} |`,
-      `| peak RSS | ${fmt(rtf1.peakRssMib)} MiB | ${fmt(s1.peakRssMib)} MiB | ${fmt(rtf2.peakRssMib)} MiB | ${fmt(s2.peakRssMib)} MiB |`,
+      '| measurement | svc-tts, 1 thread | sherpa-onnx-node, 1 thread | svc-tts, 2 threads | sherpa-onnx-node, 2 threads | svc-tts, 4 threads | sherpa-onnx-node, 4 threads |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      `| load | ${fmt(rtf1.loadMs)} ms | ${fmt(s1.loadMs)} ms | ${fmt(rtf2.loadMs)} ms | ${fmt(s2.loadMs)} ms | ${fmt(rtf4.loadMs)} ms | ${fmt(s4t.loadMs)} ms |`,
+      `| first audio, median | ${fmt(median(rtf1.firstAudioMs!))} ms | ${fmt(median(s1.firstAudioMs!))} ms | ${fmt(median(rtf2.firstAudioMs!))} ms | ${fmt(median(s2.firstAudioMs!))} ms | ${fmt(median(rtf4.firstAudioMs!))} ms | ${fmt(median(s4t.firstAudioMs!))} ms |`,
+      `| RTF, 20 sentences | ${fmt(rtf1.wallMs! / 1000 / rtf1.audioSeconds!)} | ${fmt(s1.wallMs! / 1000 / s1.audioSeconds!)} | ${fmt(rtf2.wallMs! / 1000 / rtf2.audioSeconds!)} | ${fmt(s2.wallMs! / 1000 / s2.audioSeconds!)} | ${fmt(rtf4.wallMs! / 1000 / rtf4.audioSeconds!)} | ${fmt(s4t.wallMs! / 1000 / s4t.audioSeconds!)} |`,
+      `| peak RSS | ${fmt(rtf1.peakRssMib)} MiB | ${fmt(s1.peakRssMib)} MiB | ${fmt(rtf2.peakRssMib)} MiB | ${fmt(s2.peakRssMib)} MiB | ${fmt(rtf4.peakRssMib)} MiB | ${fmt(s4t.peakRssMib)} MiB |`,
       '',
       `- 4 concurrent paragraph requests, 1 thread: svc-tts ${fmt(concurrent.audioSeconds! / (concurrent.wallMs! / 1000))} audio s per wall s, sherpa-onnx-node ${fmt(s4.audioSeconds! / (s4.wallMs! / 1000))} (${fmt((concurrent.audioSeconds! / concurrent.wallMs!) / (s4.audioSeconds! / s4.wallMs!))}x); peak RSS ${fmt(concurrent.peakRssMib)} vs ${fmt(s4.peakRssMib)} MiB.`,
       `- One paragraph, 1 thread: svc-tts first audio ${fmt(paragraph.firstAudioMs![0]!)} ms, whole ${fmt(paragraph.wallMs!)} ms, peak RSS ${fmt(paragraph.peakRssMib)} MiB, worst stall ${fmt(paragraph.worstLagMs!)} ms; sherpa-onnx-node first audio ${fmt(sp.firstAudioMs![0]!)} ms, whole ${fmt(sp.wallMs!)} ms (${fmt(sp.audioSeconds!)} s of audio), peak RSS ${fmt(sp.peakRssMib)} MiB (${fmt(sp.startRssMib)} before its model loaded), worst stall ${fmt(sp.worstLagMs!)} ms.`,

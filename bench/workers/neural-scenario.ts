@@ -1,8 +1,8 @@
 /**
  * Child process of bench/neural-packs.ts: one scenario (argv[2]) on the neural stand-in, in a
  * fresh process so its load time and peak RSS are its own; prints its figures as JSON. Scenarios:
- * rtf-1t, rtf-2t, concurrent4, paragraph, lengths, and with sherpa-onnx-node sherpa-rtf-1t,
- * sherpa-rtf-2t, sherpa-concurrent4, sherpa-paragraph.
+ * rtf-1t, rtf-2t, rtf-4t, concurrent4, paragraph, lengths, and with sherpa-onnx-node sherpa-rtf-1t,
+ * sherpa-rtf-2t, sherpa-rtf-4t, sherpa-concurrent4, sherpa-paragraph.
  */
 import path from 'node:path'
 import { createEngine, type Engine } from '../../lib/index.js'
@@ -12,6 +12,9 @@ import { peakRssMib } from '../harness/peak-rss.js'
 import { median } from '../harness/stats.js'
 import { HARVARD_SENTENCES, TWO_SENTENCES } from '../harness/texts.js'
 import { TimerLagMonitor } from '../harness/timer-lag.js'
+
+/** The intra-op threads a scenario names (rtf-2t: 2), else 1. */
+const threadsOf = (scenario: string) => Number(/-(\d)t$/.exec(scenario)?.[1] ?? 1)
 
 const START_RSS_MIB = process.memoryUsage.rss() / 2 ** 20
 const RATE = 22050
@@ -66,7 +69,7 @@ async function sherpaSpeak(tts: SherpaTts, text: string): Promise<{ firstMs: num
 }
 
 async function measureSherpa(scenario: string): Promise<Measured> {
-  const threads = scenario.endsWith('2t') ? 2 : 1
+  const threads = threadsOf(scenario)
   const loadStart = performance.now()
   const tts = await sherpaModule()!.OfflineTts.createAsync({
     model: { vits: { model: MODEL, tokens: path.join(path.dirname(MODEL), 'tokens.txt'), dataDir: ESPEAK_DATA }, numThreads: threads, provider: 'cpu', debug: 0 },
@@ -102,7 +105,7 @@ async function measureSherpa(scenario: string): Promise<Measured> {
 
 async function measure(scenario: string): Promise<Measured> {
   if (scenario.startsWith('sherpa')) return measureSherpa(scenario)
-  const threads = scenario.endsWith('2t') ? 2 : 1
+  const threads = threadsOf(scenario)
   const loadStart = performance.now()
   const engine = await createEngine({ models: { 'svc_pro_v1.0': { type: 'piper', path: MODEL } }, modelThreads: threads })
   const loadMs = performance.now() - loadStart
