@@ -1,4 +1,5 @@
 /** createEngine: the addon loaded, its engines started off the main thread, the neural packs loaded. */
+import { availableParallelism } from 'node:os'
 import { TtsError } from '../errors.js'
 import { bundledEspeakDataPath, fromNativeError, loadNative } from '../native.js'
 import type { PackOptions } from '../neural/options.js'
@@ -7,6 +8,9 @@ import { loadPack } from '../neural/packs.js'
 import { parseWith } from '../validation/parse.js'
 import { Engine } from './engine.js'
 import { DEFAULT_THREAD_NICE, engineOptionsSchema, type EngineOptions } from './options.js'
+
+/** One synthesis thread for each CPU this process may run on (its affinity), at least 2 and at most 64. */
+const defaultThreads = () => Math.min(64, Math.max(2, availableParallelism()))
 
 /** Loads the addon, starts its engines off the main thread, and returns a ready engine. */
 export async function createEngine<Packs extends Record<string, PackOptions> = {}>(
@@ -23,7 +27,7 @@ export async function createEngine<Packs extends Record<string, PackOptions> = {
   const espeakDataPath = checked.espeakDataPath ?? bundledEspeakDataPath()
   try {
     await native.init({
-      ...(checked.threads !== undefined && { threads: checked.threads }),
+      threads: checked.threads ?? defaultThreads(),
       threadNice: checked.threadNice ?? DEFAULT_THREAD_NICE,
       ...(espeakDataPath !== undefined && { espeakDataPath }),
     })

@@ -21,7 +21,7 @@ function isVoiceStore(value: unknown): value is VoiceStore {
 }
 
 export const engineOptionsSchema = strictObject({
-  /** Native synthesis threads (default: CPU count, 2 to 8), and as many espeak-ng copies synthesise at once (up to the 8 the addon holds). Fixed for the process by the first engine. */
+  /** Native synthesis threads (default: the CPUs the process may run on, 2 to 64), and as many espeak-ng copies synthesise at once (up to the 32 the addon holds). Fixed for the process by the first engine. */
   threads: z.number().int().min(1).max(64).optional(),
   /**
    * How much lower than the process's the synthesis threads' scheduling priority is: a nice

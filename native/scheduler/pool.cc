@@ -68,7 +68,7 @@ std::atomic<int64_t> WorkerPool::freedSinceTrim_{0};
 std::atomic<WorkerPool*> WorkerPool::trimmer_{nullptr};
 
 WorkerPool& WorkerPool::Instance(unsigned threads, int nice) {
-  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 2u, 64u);
   // Leaked on purpose: threads are detached and may still be parked at exit; every env's
   // cleanup hook first waits for its own running tasks, so none touches freed state.
   static WorkerPool* pool = [threads, nice] {
