@@ -126,6 +126,9 @@ function cancelStream(slot: NativeStreamSlot): () => void {
   return () => ref.deref()?.stream?.cancel()
 }
 
+/** Why planning stops once the session is over; a reason given spares abort() making a DOMException and its stack each time. */
+const SESSION_FINISHED = Symbol('the speech session finished')
+
 function endsWithBreak(chunk: Chunk | undefined): boolean {
   return chunk?.pieces[chunk.pieces.length - 1]?.kind === 'break'
 }
@@ -173,11 +176,12 @@ export class WritableSpeechSession implements SpeechSession {
     private readonly synthesis: SessionSynthesis,
     private readonly scope: CallScope,
   ) {
+    // The planner's one signal: the call's abort passes into it with its reason (by hand, as
+    // AbortSignal.any costs every request tens of microseconds and weak references to collect).
     const { signal } = synthesis.plan
-    this.planner = new SpeechPlanner({
-      ...synthesis.plan,
-      signal: signal ? AbortSignal.any([signal, this.planningStop.signal]) : this.planningStop.signal,
-    })
+    if (signal?.aborted) this.planningStop.abort(signal.reason)
+    else signal?.addEventListener('abort', () => this.planningStop.abort(signal.reason), { once: true })
+    this.planner = new SpeechPlanner({ ...synthesis.plan, signal: this.planningStop.signal })
     scope.onCancel(cancelStream(this.native))
     scope.signal.addEventListener('abort', () => {
       this.notify()
@@ -225,7 +229,7 @@ export class WritableSpeechSession implements SpeechSession {
   private finish(): void {
     if (this.finished) return
     this.finished = true
-    this.planningStop.abort()
+    this.planningStop.abort(SESSION_FINISHED)
     this.passFirstAudio()
     this.synthesis.finished?.()
   }
