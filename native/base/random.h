@@ -13,8 +13,8 @@ void ReseedBackendRandom();
 // glibc's rand(), one generator per object. Trivially constructible, so reaching one costs no
 // per-call initialisation check: the backends' noise sources draw numbers at the audio rate.
 // Aligned past a cache line and its prefetched neighbour: the espeak-ng copies' generators sit
-// side by side, and one written at the audio rate on one core next to another read on the next
-// cost a fifth of the engine's CPU in cache-line transfers.
+// side by side, and two sharing a line, each drawn at the audio rate on its own core, would move
+// that line between the cores at every sample.
 struct alignas(128) RandomSource {
   static constexpr unsigned kDefaultSeed = 1;  // what rand() uses before any srand(), per C and glibc
 
