@@ -11,71 +11,32 @@
  *
  *   BENCH_BASELINE_ADDON=<old build>/svc_tts.node node --import tsx bench/studies/espeak-cores.ts
  */
-import { fork, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
-import type { NativeCounters } from '../../lib/native.js'
+import { espeakPrograms, startEspeakHost, type Pass } from '../harness/espeak-runs.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
-import { HARVARD_SENTENCES } from '../harness/texts.js'
-import { wavDurationSeconds } from '../harness/wav-duration.js'
 
 const PASSES = Number(process.env.BENCH_PASSES ?? 10)
 const CONCURRENCY = [2, 4, 16, 64]
-const CLI_TEXT = Array.from({ length: 10 }, () => HARVARD_SENTENCES.join(' ')).join(' ')
 const CORES = availableParallelism()
 const BASELINE = process.env.BENCH_BASELINE_ADDON
-const GNU_TIME = '/usr/bin/time'
 const ADDON = path.join(import.meta.dirname, '../../build/Release/svc_tts.node')
 const megabytes = (file: string) => (existsSync(file) ? `${(statSync(file).size / 1e6).toFixed(1)} MB` : 'not found')
-
-type Pass = { audioPerSecond: number; cpuPerWall: number; counters?: NativeCounters }
-type Host = { pass(clients: number, whole: boolean): Promise<Pass>; stop(): void }
-
-async function startHost(binding?: string): Promise<Host> {
-  const env = { ...process.env, ...(binding && { SVC_TTS_NATIVE_BINDING: binding }) }
-  const child = fork(path.join(import.meta.dirname, '../workers/espeak-host.ts'), { execArgv: ['--import', 'tsx'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  await new Promise((resolve) => child.once('message', resolve))
-  return {
-    // About 470 s of audio a pass, as one process of the raw limit makes.
-    pass: (clients, whole) => new Promise<Pass>((resolve) => {
-      child.once('message', (m) => resolve(m as Pass))
-      child.send({ clients, whole, requests: whole ? 10 : 200 })
-    }),
-    stop: () => child.send('stop'),
-  }
-}
-
-/** CORES espeak-ng processes at once, each writing CLI_TEXT to a file; their audio over the wall time of all, and their CPU time (GNU time's) over it. */
-function rawLimit(dir: string): Promise<Pass> {
-  const started = performance.now()
-  return Promise.all(Array.from({ length: CORES }, (_, i) => new Promise<{ audio: number; cpu: number }>((resolve, reject) => {
-    const file = path.join(dir, `${i}.wav`)
-    const times = path.join(dir, `${i}.time`)
-    spawn(GNU_TIME, ['-f', '%U %S', '-o', times, 'espeak-ng', '-v', 'en-us+f3', '-w', file, CLI_TEXT], { stdio: 'ignore' })
-      .on('error', reject)
-      .on('exit', (code) => {
-        if (code !== 0) return reject(new Error(`espeak-ng exited with ${code}`))
-        const [user, system] = readFileSync(times, 'utf8').trim().split(' ').map(Number)
-        resolve({ audio: wavDurationSeconds(readFileSync(file)), cpu: user! + system! })
-      })
-  }))).then((runs) => {
-    const wall = (performance.now() - started) / 1000
-    const sum = (key: 'audio' | 'cpu') => runs.reduce((total, run) => total + run[key], 0)
-    return { audioPerSecond: sum('audio') / wall, cpuPerWall: sum('cpu') / wall }
-  })
-}
+/** Every subject here counts its CPU time. */
+const cpuOf = (pass: Pass) => pass.cpuPerWall!
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!
   const started = Date.now()
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-tts-bench-'))
-  const builds = [{ name: 'copies', host: await startHost() }, ...(BASELINE ? [{ name: 'one lock (before)', host: await startHost(BASELINE) }] : [])]
+  const builds = [{ name: 'copies', host: await startEspeakHost() }, ...(BASELINE ? [{ name: 'one lock (before)', host: await startEspeakHost({ binding: BASELINE }) }] : [])]
   const subjects: { build: string; text: string; clients?: number; run: () => Promise<Pass> }[] = [
-    { build: `raw limit: ${CORES} \`espeak-ng -w\` processes`, text: 'the 20, ten times, as one text', run: () => rawLimit(dir) },
+    { build: `raw limit: ${CORES} \`espeak-ng -w\` processes`, text: 'the 20, ten times, as one text', run: () => espeakPrograms(dir, CORES, { cpuTime: true }) },
     ...[false, true].flatMap((whole) => builds.flatMap(({ name, host }) => CONCURRENCY.map((clients) => ({
-      build: name, text: whole ? 'the 20 as one text' : 'one sentence', clients, run: () => host.pass(clients, whole),
+      // About 470 s of audio a pass, as one process of the raw limit makes.
+      build: name, text: whole ? 'the 20 as one text' : 'one sentence', clients, run: () => host.pass(clients, whole, whole ? 10 : 200),
     })))),
   ]
   try {
@@ -91,16 +52,16 @@ async function main(): Promise<void> {
     const rows = subjects.map((subject, i) => {
       const rates = passes[i]!.map((pass) => pass.audioPerSecond)
       const rate = median(rates)
-      const cores = median(passes[i]!.map((pass) => pass.cpuPerWall))
-      const perCpu = median(passes[i]!.map((pass) => pass.audioPerSecond / pass.cpuPerWall))
+      const cores = median(passes[i]!.map(cpuOf))
+      const perCpu = median(passes[i]!.map((pass) => pass.audioPerSecond / cpuOf(pass)))
       return `| ${subject.build} | ${subject.text} | ${subject.clients ?? CORES} | ${rate.toFixed(0)} (p5 ${quantile(rates, 0.05).toFixed(0)}, p95 ${quantile(rates, 0.95).toFixed(0)}) | ${(rate / limit).toFixed(2)} | ${cores.toFixed(2)} | ${perCpu.toFixed(0)} |`
     })
     const copies = passes[1]!.at(-1)!.counters!
     // What the builds' passes show together: cores used on whole texts, and audio per CPU second against the raw limit's.
     const across = (build: string, whole: boolean | undefined, figure: (pass: Pass) => number) =>
       median(subjects.flatMap((subject, i) => (subject.build === build && (whole === undefined || (subject.text !== 'one sentence') === whole) ? passes[i]!.map(figure) : [])))
-    const cores = (pass: Pass) => pass.cpuPerWall
-    const perCpu = (pass: Pass) => pass.audioPerSecond / pass.cpuPerWall
+    const cores = cpuOf
+    const perCpu = (pass: Pass) => pass.audioPerSecond / cpuOf(pass)
     const limitPerCpu = median(passes[0]!.map(perCpu))
     const ratio = across('copies', undefined, perCpu) / limitPerCpu
     const reading = `Reading: on whole texts the copies used ${across('copies', true, cores).toFixed(2)} cores where one lock used ${across('one lock (before)', true, cores).toFixed(2)}; on one sentence a request, ${across('copies', false, cores).toFixed(2)} against ${across('one lock (before)', false, cores).toFixed(2)}. A CPU second makes ${across('copies', undefined, perCpu).toFixed(0)} s of audio in-process (copies) and ${limitPerCpu.toFixed(0)} s in the espeak-ng program, ${ratio.toFixed(2)} of it: espeak-ng's own code is about 70% of the engine's CPU time (perf, one sentence a request, 4 at once: 65% in espeak-ng's functions, 17% in Node and V8, 7% in the kernel), the rest the work around each request (planning, V8's collector, handing audio between threads), which is why one sentence a request stays further from the limit than whole texts. (Before each copy's random source had cache lines of its own, two copies' generators shared one, and that line's transfers between the cores took about a fifth of the engine's CPU.) So where both have the whole machine, the engine makes at most ${ratio.toFixed(2)} of the raw limit; on a machine shared with other work each gets the share the scheduler gives its threads, and the ratio to the limit moves with it.`
