@@ -1,31 +1,35 @@
-export { createEngine } from './engine/create.js'
-export { Engine } from './engine/engine.js'
-export type { CallOptions, EngineOptions, SpeechChunk, SpeechSession, TimestampedSpeech, VoiceBatch } from './engine/engine.js'
+/**
+ * The package root. Importing it loads no validation, text or native code: createEngine loads the
+ * engine's modules on its first call, so a process that imports svc-tts and speaks later does not
+ * pay for them at start. The zod schemas are in svc-tts/schemas, pulling packs in svc-tts/models.
+ */
+import type { createEngine as create } from './engine/create.js'
+
+/** Loads the addon, starts its engines off the main thread, and returns a ready engine. */
+export const createEngine: typeof create = async (options?: Parameters<typeof create>[0]) => {
+  const { createEngine: createLoaded } = await import('./engine/create.js')
+  return createLoaded(options)
+}
+
+export type { Engine, CallOptions, EngineOptions, SpeechChunk, SpeechSession, TimestampedSpeech, VoiceBatch } from './engine/engine.js'
 export type { TimedMark } from './engine/speech-session.js'
 export type { Dictionary, DictionaryRule, DictionarySummary } from './voices/dictionaries/types.js'
 export type { CreateDictionary, DictionaryLocator, UpdateDictionary } from './voices/dictionaries/schemas.js'
 export type { Alignment, TimedWord } from './engine/alignment.js'
 export { ModelRegistry, DEFAULT_MODELS } from './engine/models.js'
 export type { ModelEntry } from './engine/models.js'
-export { COMPRESSED_CONTAINERS, CONTENT_TYPES, setFlacTotalSamples, wavHeader } from './audio/format.js'
+export { CONTAINERS, COMPRESSED_CONTAINERS, CONTENT_TYPES, ENCODINGS, SAMPLE_RATES, setFlacTotalSamples, wavHeader } from './audio/format.js'
 export type { CompressedContainer } from './audio/format.js'
-export * from './schemas/index.js'
+export { TtsError, isTtsError, ERROR_STATUS } from './errors.js'
+export { LANGUAGES } from './text/types.js'
+export { PARSE_CHANNEL } from './validation/parse-channel.js'
+export type * from './schemas/index.js'
 export { PREDEFINED_VOICES } from './voices/predefined.js'
 export { SqliteVoiceStore } from './voices/sqlite-store.js'
 export type { NewVoice, StoredVoice, VoiceAnalysis, VoicePage, VoiceRecord, VoiceRendering, VoiceSample, VoiceStore } from './voices/types.js'
 export { packVoiceId } from './neural/voices.js'
 export type { PackOptions, Device } from './neural/options.js'
-export { readModelsDir, MODELS_FILE } from './neural/models-dir.js'
 export { fixWavSizes, writeWavFile } from './audio/wav-file.js'
 export { readWavHeader } from './audio/riff.js'
 export type { WavHeader } from './audio/riff.js'
 export type { WavSizes } from './audio/wav-file.js'
-export { fetchCatalogue, filterCatalogue } from './neural/catalogue/catalogue.js'
-export type { CatalogueFilter } from './neural/catalogue/catalogue.js'
-export type { CatalogueEntry, CatalogueFile } from './neural/catalogue/entry.js'
-export { pullModels } from './neural/store/pull.js'
-export type { PullOptions, PullProgress, PulledModel } from './neural/store/pull.js'
-export { listInstalledModels, removeModel } from './neural/store/installed.js'
-export type { InstalledModel } from './neural/store/installed.js'
-export { defaultModelsDir } from './neural/store/home.js'
-export type { PackManifest } from './neural/store/manifest.js'

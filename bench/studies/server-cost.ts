@@ -1,18 +1,15 @@
 /**
- * What the service costs over the engine it serves, and what starting costs: in one sitting,
- * interleaved, the audio seconds a second that the engine makes in-process and that `svc-tts
- * serve` makes over HTTP (synthesis threads at nice 0 and at nice 10) at 2, 4, 16 and 64
- * concurrent closed-loop clients, for espeak-ng, flite kal16 and flite slt; then the wall time of
- * importing the package, of a first createEngine, and of `svc-tts say` for one sentence, against
- * `espeak-ng -w` and `flite -o`. Builds dist/ first (the CLI and the package are timed compiled).
- * Writes its section of bench/RESULTS.md.
+ * What the service costs over the engine it serves: in one sitting, interleaved, the audio seconds
+ * a second that the engine makes in-process and that `svc-tts serve` makes over HTTP (synthesis
+ * threads at nice 0 and at nice 10) at 2, 4, 16 and 64 concurrent closed-loop clients, for
+ * espeak-ng, flite kal16 and flite slt. Writes its section of bench/RESULTS.md.
  *
  *   node --import tsx bench/studies/server-cost.ts      (PASSES=5 SECONDS=2 by default)
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
 import { createEngine, PREDEFINED_VOICES, type Engine } from '../../lib/index.js'
 import { DEFAULT_THREAD_NICE } from '../../lib/engine/options.js'
@@ -23,13 +20,11 @@ const root = path.resolve(import.meta.dirname, '../..')
 const KEY = 'sk_bench_0000000000000000000000000000000000000000'
 const PASSES = Number(process.env.PASSES ?? 5)
 const SECONDS = Number(process.env.SECONDS ?? 2)
-const START_RUNS = Number(process.env.START_RUNS ?? 20)
 const CONCURRENCY = [2, 4, 16, 64]
 /** /proc counts CPU time in USER_HZ ticks, 100 a second on Linux whatever the kernel's own tick. */
 const CLOCK_TICKS = 100
 const NICES = [0, 10]
 const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
-const SENTENCE = 'Hello there.'
 const voiceId = (name: string) => PREDEFINED_VOICES.find((v) => v.record.name === name)!.record.voice_id
 const VOICES = [
   { name: 'espeak-ng (Sarah, svc_flash_v1.5)', model_id: 'svc_flash_v1.5', voice: voiceId('Sarah'), sampleRate: 22050 },
@@ -115,25 +110,11 @@ function overHttp(port: number, agent: Agent, voice: Voice): () => Promise<numbe
   })
 }
 
-/** Wall milliseconds from spawn to exit of a program, which must succeed. */
-function wallMs(command: string, args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    spawn(command, args, { cwd: root, stdio: 'ignore' }).on('error', reject).on('exit', (code) => {
-      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))
-      else resolve(performance.now() - started)
-    })
-  })
-}
-
 const spread = (values: number[], digits = 0) => `${median(values).toFixed(digits)} (${quantile(values, 0.05).toFixed(digits)}-${quantile(values, 0.95).toFixed(digits)})`
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!
   const started = Date.now()
-  const built = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' })
-  if (built.status !== 0) throw new Error('building dist/ failed')
-
   // Throughput: every cell once a pass, the three subjects of a cell back to back in an order that turns each pass.
   const engine = await createEngine()
   const servers = new Map<number, Served>()
@@ -168,40 +149,6 @@ async function main(): Promise<void> {
   await engine.close()
   const loadAfterThroughput = loadavg()[0]!
 
-  // Start-up: each program once a round, the rounds interleaved.
-  const dir = mkdtempSync(path.join(tmpdir(), 'svc-tts-bench-'))
-  const wav = path.join(dir, 'out.wav')
-  const index = path.join(root, 'dist/index.js')
-  const programs: { label: string; command: string; args: string[] }[] = [
-    { label: 'node -e "" (bare Node)', command: process.execPath, args: ['-e', ''] },
-    { label: "import('svc-tts')", command: process.execPath, args: ['--input-type=module', '-e', `await import(${JSON.stringify(index)})`] },
-    { label: "import('svc-tts'), then createEngine() and close()", command: process.execPath, args: ['--input-type=module', '-e', `const { createEngine } = await import(${JSON.stringify(index)}); await (await createEngine()).close()`] },
-    { label: `svc-tts say "${SENTENCE}" -o out.wav (dist/cli/main.js)`, command: process.execPath, args: ['dist/cli/main.js', 'say', '-q', SENTENCE, '-o', wav] },
-    { label: `espeak-ng -w out.wav "${SENTENCE}"`, command: 'espeak-ng', args: ['-w', wav, SENTENCE] },
-    { label: `flite -t "${SENTENCE}" -o out.wav (slt)`, command: 'flite', args: ['-voice', 'slt', '-t', SENTENCE, '-o', wav] },
-  ]
-  const walls = new Map<string, number[]>(programs.map((program) => [program.label, []]))
-  for (let run = 0; run < START_RUNS + 2; run++) {
-    for (const program of programs) {
-      const ms = await wallMs(program.command, program.args)
-      if (run >= 2) walls.get(program.label)!.push(ms)  // two warm-up rounds: the page cache
-    }
-  }
-  // The addon's own load and the native engines' start, timed inside one process each.
-  const addon: number[] = []
-  const init: number[] = []
-  const native = path.join(root, 'dist/native.js')
-  for (let run = 0; run < START_RUNS; run++) {
-    const out = spawnSync(process.execPath, ['--input-type=module', '-e', `const { loadNative } = await import(${JSON.stringify(native)})
-const a = performance.now(); const n = loadNative(); const b = performance.now(); await n.init({ threadNice: 10 }); const c = performance.now()
-process.stdout.write(JSON.stringify([b - a, c - b]))`], { cwd: root, encoding: 'utf8' })
-    const [loadMs, initMs] = JSON.parse(out.stdout) as [number, number]
-    addon.push(loadMs)
-    init.push(initMs)
-  }
-  rmSync(dir, { recursive: true, force: true })
-
-  const bare = median(walls.get(programs[0]!.label)!)
   const rows: string[] = []
   for (const voice of VOICES) {
     for (const clients of CONCURRENCY) {
@@ -211,23 +158,15 @@ process.stdout.write(JSON.stringify([b - a, c - b]))`], { cwd: root, encoding: '
       rows.push(`| ${voice.name} | ${clients} | ${spread(local)} | ${http.map((values) => `${spread(values)} | ${(median(values) / median(local)).toFixed(2)}`).join(' | ')} | ${cpu.join(' / ')} |`)
     }
   }
-  const section = writeSection('server-cost', `## Server cost and cold start
+  const section = writeSection('server-cost', `## Server cost
 
-Generated by \`node --import tsx bench/studies/server-cost.ts\` (PASSES=${PASSES} SECONDS=${SECONDS} START_RUNS=${START_RUNS}); ${new Date().toISOString()}, ${((Date.now() - started) / 1000).toFixed(0)} s, ${cpus().length} cores shared with other work, 1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfterThroughput.toFixed(2)} after the throughput passes and ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows up in every figure).
+Generated by \`node --import tsx bench/studies/server-cost.ts\` (PASSES=${PASSES} SECONDS=${SECONDS}); ${new Date().toISOString()}, ${((Date.now() - started) / 1000).toFixed(0)} s, ${cpus().length} cores shared with other work, 1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfterThroughput.toFixed(2)} after the throughput passes and ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows up in every figure).
 
 Throughput: audio seconds made a second by N closed-loop clients, each sending its next request once the last one's audio is read, for ${SECONDS} s a cell: "${TEXT}", raw pcm_s16le at the voice's rate. In-process: \`engine.stream()\` in this process (synthesis threads at the default nice ${DEFAULT_THREAD_NICE}). HTTP: POST /text_to_speech/streaming on keep-alive node:http connections to \`svc-tts serve\` in its own process (a log line per request, read by this process as a log collector would), its synthesis threads at nice 0 or 10; this process is the client and shares the ${cpus().length} cores. ${PASSES} passes, each cell once a pass, the subjects of a cell back to back in an order that turns each pass. Median (p5-p95 over the passes; with ${PASSES} passes, about the lowest and highest); ratio = HTTP median / in-process median. The server's main-thread CPU a request (from /proc, median over the passes) is the figure the machine's other work inflates least. Over HTTP the same cores also run the client's side of every request (node:http parsing what the in-process figure never pays) and the server's event loop (about 1.5-2 ms of CPU a request: HTTP parsing, the request's validation, planning, the writes and the log line), so on 2 cores a voice whose synthesis takes less CPU than that per request cannot reach 0.9 of its in-process rate.
 
 | synthesizer | clients | in-process, audio s/s | HTTP nice 0 | ratio | HTTP nice 10 | ratio | server main thread, CPU ms a request (nice 0 / 10) |
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
-
-Start-up: wall time from spawn to exit, ${START_RUNS} rounds of every program after 2 warm-up rounds, interleaved; median (p5-p95), and over bare Node's median.
-
-| program | wall ms | over bare Node |
-| --- | --- | --- |
-${programs.map((program) => `| ${program.label} | ${spread(walls.get(program.label)!)} | ${(median(walls.get(program.label)!) - bare).toFixed(0)} |`).join('\n')}
-
-Inside one process (${START_RUNS} processes): loading the addon (\`loadNative()\`, the .node file and its libraries) ${spread(addon, 1)} ms; starting the native engines (\`init()\`: the pool, espeak-ng's data, flite's voices) ${spread(init, 1)} ms.
 `)
   process.stdout.write(section)
 }

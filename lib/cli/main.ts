@@ -4,19 +4,24 @@
  * Every failure is one line `error CODE: message` on stderr and an exit status of lib/cli/exit.ts.
  */
 import { readFileSync } from 'node:fs'
+import module from 'node:module'
 import { parseArgs } from 'node:util'
 import { CONTAINERS } from '../audio/format.js'
-import { createEngine } from '../engine/create.js'
 import { TtsError } from '../errors.js'
 import { DICTIONARIES_USAGE, dictionaryLocator, manageDictionaries } from './dictionaries.js'
 import { asCliError, exitCodeOf, usageError } from './exit.js'
-import { listModels, listVoices } from './lists.js'
-import { say } from './say.js'
 import { textSource } from './text.js'
-import { readModelsDir } from '../neural/models-dir.js'
 import { DATABASE_URL_ENV, defaultDataDir } from './data-dir.js'
 import type { PackOptions } from '../neural/options.js'
 import { LANGUAGES } from '../text/types.js'
+
+// Node 22.1 and later keep V8's code for the modules loaded from here on in a cache on disk
+// (os.tmpdir(), or NODE_COMPILE_CACHE), so a later run skips compiling them. The engine, the
+// validation and each command's modules are imported when a command needs them, after this.
+;(module as { enableCompileCache?: () => unknown }).enableCompileCache?.()
+
+const createEngine = async (...args: Parameters<typeof import('../engine/create.js').createEngine>) =>
+  (await import('../engine/create.js')).createEngine(...args)
 
 /** What the commands take; the server's names are loaded only to print it. */
 async function usage(): Promise<string> {
@@ -168,8 +173,8 @@ async function main(argv: string[]): Promise<number> {
   // Dictionaries live in a data directory's voice library: naming one opens it.
   const dictionaries = values.dictionary?.map(dictionaryLocator)
   // `packs`: a pulled pack `say --voice` names, served beside --models-dir's.
-  const startEngine = (packs: Record<string, PackOptions> = {}) => {
-    const fromDir = values['models-dir'] ? readModelsDir(values['models-dir']) : { models: {} }
+  const startEngine = async (packs: Record<string, PackOptions> = {}) => {
+    const fromDir = values['models-dir'] ? (await import('../neural/models-dir.js')).readModelsDir(values['models-dir']) : { models: {} }
     return createEngine({
       ...fromDir, models: { ...fromDir.models, ...packs },
       ...(dictionaries && { dataDir: values['data-dir'] ?? defaultDataDir() }),
@@ -185,6 +190,7 @@ async function main(argv: string[]): Promise<number> {
         modelsDir: values['models-dir'] ?? (await import('../neural/store/home.js')).defaultModelsDir(),
         pull: values.pull ?? false, quiet: values.quiet ?? false, signal: interrupted.signal, stderr: process.stderr,
       })
+      const { say } = await import('./say.js')
       await say(() => startEngine(packVoice?.models), text, {
         ...(values.out !== undefined && { out: values.out }),
         ...(values.format !== undefined && { format: values.format }),
@@ -206,6 +212,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   const engine = await startEngine()
+  const { listModels, listVoices } = await import('./lists.js')
   const print = (line: string) => process.stdout.write(`${line}\n`)
   try {
     if (command === 'voices') await listVoices(engine, values.language, print)

@@ -1,5 +1,5 @@
 /**
- * `svc-tts/schemas` (also re-exported from the package root): the zod schemas the engine and the
+ * `svc-tts/schemas`: the zod schemas the engine and the
  * service validate with, the gate's parse, and the types inferred from them. It loads zod and
  * nothing native, so a gateway or a client can check requests with the very rules the engine applies.
  */
@@ -26,7 +26,8 @@ export {
 export type { OutputFormatRequest, ParsedSpeechRequest, RequestedFormat, SpeechSessionRequest, SynthesisRequest } from '../engine/requests.js'
 export { parseRequest } from '../engine/resolve.js'
 export type { RequestKind, ResolvedRequest } from '../engine/resolve.js'
-export { parseWith, PARSE_CHANNEL } from '../validation/parse.js'
+export { parseWith } from '../validation/parse.js'
+export { PARSE_CHANNEL } from '../validation/parse-channel.js'
 export { LANGUAGES } from '../text/types.js'
 export type { Language } from '../text/types.js'
 export {

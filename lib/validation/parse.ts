@@ -4,12 +4,9 @@
  * as checked by that schema: a layer below handed the very same object trusts it instead of
  * parsing it again. What was checked is frozen (its plain data), so it cannot change under them.
  */
-import diagnostics_channel from 'node:diagnostics_channel'
 import { z } from 'zod'
 import { TtsError, type ErrorCode } from '../errors.js'
-
-/** Published with `{ what }` at each parse of outside input: tests and tracing count validations here. */
-export const PARSE_CHANNEL = diagnostics_channel.channel('svc-tts:parse')
+import { PARSE_CHANNEL } from './parse-channel.js'
 
 /** Error codes for requests whose every fault lies in one field: `{ output_format: 'FORMAT_NOT_RECOGNIZED' }`. */
 export type FieldCodes = Readonly<Record<string, ErrorCode>>

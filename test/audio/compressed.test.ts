@@ -249,7 +249,7 @@ describe('compressed audio', async () => {
   }, 120_000)
 
   it('fills in the bit rate a lossy container gets by default, and none for the others', async () => {
-    const { parseRequest } = await import('../../lib/index.js')
+    const { parseRequest } = await import('../../lib/schemas/index.js')
     const formatOf = (output_format: object) =>
       parseRequest({ model_id: 'svc_flash_v1.5', transcript: 'Hi.', voice: { mode: 'id', id: 'x' }, output_format }, 'synthesis').output_format!
     const formats: [object, Partial<OutputFormat>][] = [

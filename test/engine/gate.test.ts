@@ -27,7 +27,7 @@ describe('a library call is parsed once', () => {
   })
 
   it('a request the caller parsed with the gate is not parsed again', async () => {
-    const { parseRequest } = await import('../../lib/index.js')
+    const { parseRequest } = await import('../../lib/schemas/index.js')
     const parsed = parseRequest(request('Hello there.'), 'synthesis')
     expect(await parsesOf(() => engine.synthesize(parsed))).toEqual([])
   })

@@ -23,6 +23,7 @@ const server = require('svc-tts/server')
 const express = require('svc-tts/express')
 const fastify = require('svc-tts/fastify')
 const schemas = require('svc-tts/schemas')
+const models = require('svc-tts/models')
 
 async function main() {
   const engine = await svc.createEngine()
@@ -43,9 +44,10 @@ async function main() {
       express: typeof express.createTtsRouter,
       fastify: typeof fastify.default,
       schemas: typeof schemas.synthesisRequestSchema.parse,
+      models: typeof models.pullModels,
     },
     // One module instance whichever way it was loaded: no dual-package hazard.
-    sameInstance: esm.TtsError === svc.TtsError && schemas.synthesisRequestSchema === svc.synthesisRequestSchema,
+    sameInstance: esm.TtsError === svc.TtsError && schemas.TtsError === svc.TtsError,
   }))
   await engine.close()
 }
@@ -90,7 +92,7 @@ describe('require()', () => {
     expect(samples.length / wav.sampleRate).toBeGreaterThan(0.5)
     expect(rms(samples)).toBeGreaterThan(300)
     expect(result.refused).toEqual({ tts: true, code: 'INVALID_REQUEST' })
-    expect(result.exports).toEqual({ server: 'function', express: 'function', fastify: 'function', schemas: 'function' })
+    expect(result.exports).toEqual({ server: 'function', express: 'function', fastify: 'function', schemas: 'function', models: 'function' })
     expect(result.sameInstance).toBe(true)
   })
 

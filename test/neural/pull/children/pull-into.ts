@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { listInstalledModels, pullModels } from '../../../../lib/index.js'
+import { listInstalledModels, pullModels } from '../../../../lib/neural/index.js'
 
 const [endpoint, dir, name] = process.argv.slice(2) as [string, string, string]
 let outcome: Record<string, unknown>

@@ -1,0 +1,12 @@
+/** `svc-tts/models`: the hub's catalogue, pulling packs into a models directory, and reading one. */
+export { fetchCatalogue, filterCatalogue } from './catalogue/catalogue.js'
+export type { CatalogueFilter } from './catalogue/catalogue.js'
+export type { CatalogueEntry, CatalogueFile } from './catalogue/entry.js'
+export { pullModels } from './store/pull.js'
+export type { PullOptions, PullProgress, PulledModel } from './store/pull.js'
+export { listInstalledModels, removeModel } from './store/installed.js'
+export type { InstalledModel } from './store/installed.js'
+export { defaultModelsDir } from './store/home.js'
+export type { PackManifest } from './store/manifest.js'
+export { readModelsDir, MODELS_FILE } from './models-dir.js'
+export type { ModelsDirOptions } from './models-dir.js'
