@@ -1,5 +1,5 @@
 /**
- * What the espeak-ng studies (bench/studies/espeak-cores.ts, espeak-scaling.ts) run: the espeak-ng
+ * What the espeak-ng studies (bench/studies/espeak-cores.ts, espeak-scaling.ts, server.ts) run: the espeak-ng
  * program, several processes at once, and an engine process (bench/workers/espeak-host) that
  * closed-loop clients drive. ESPEAK_NG_PATH names the directory holding espeak-ng-data for the
  * program, where it is not the system's.

@@ -7,10 +7,12 @@
  *   node --import tsx bench/studies/server.ts
  */
 import { fork } from 'node:child_process'
-import { cpus, loadavg } from 'node:os'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import WebSocket from 'ws'
 import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
+import { espeakPrograms } from '../harness/espeak-runs.js'
 import { httpFirstByte } from '../harness/http-first-byte.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
@@ -18,11 +20,12 @@ import { median, quantile } from '../harness/stats.js'
 const BENCH_KEY = 'sk_bench_0000000000000000000000000000000000000000'
 const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
 const PARAGRAPH = 'It is easy to tell the depth of a well. These days a chicken leg is a rare dish. Rice is often served in round bowls. The juice of lemons makes fine punch. The box was thrown beside the parked truck. '
-const RUNS = 40
+const RUNS = Number(process.env.RUNS ?? 40)
 const WARMUP = 5
 const sarah = PREDEFINED_VOICES.find((v) => v.record.name === 'Sarah')!.record.voice_id
+const ESPEAK_MODEL = 'svc_flash_v1.5'
 const SUBJECTS = [
-  { name: 'espeak-ng en-us+f3 (Sarah, svc_flash_v1.5)', model_id: 'svc_flash_v1.5', contexts: [25, 50, 100, 150, 200] },
+  { name: 'espeak-ng en-us+f3 (Sarah, svc_flash_v1.5)', model_id: ESPEAK_MODEL, contexts: [50, 100, 200, 400, 800, 1200, 1600] },
   { name: 'flite slt (Sarah, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', contexts: [10, 25, 50, 75] },
 ]
 const FORMAT = { container: 'raw', encoding: 'pcm_s16le', sample_rate: 22050 } as const
@@ -78,17 +81,22 @@ async function wsFirstAudio(socket: WebSocket, id: string): Promise<number> {
  * is spoken at) and played in real time from their first chunk: the worst gap any context hears.
  */
 async function concurrentContexts(port: number, model_id: string, count: number): Promise<{ gapless: number; worstGapMs: number }> {
-  const perSocket = 50
+  // 25 contexts a socket send a message each every 150 ms, 167 a second: under a connection's default
+  // rate limit (200 a second, docs/errors-and-limits.md), as a client multiplexing its own users would.
+  const perSocket = 25
   const sockets = await Promise.all(Array.from({ length: Math.ceil(count / perSocket) }, () => openSocket(port, model_id)))
   const words = PARAGRAPH.trim().split(' ')
   const contexts = Array.from({ length: count }, (_, i) => ({ id: `c${i}`, socket: sockets[Math.floor(i / perSocket)]!, clock: 0, worstGapMs: 0, done: false }))
   const byId = new Map(contexts.map((c) => [c.id, c]))
-  const finished = new Promise<void>((resolve) => {
+  const finished = new Promise<void>((resolve, reject) => {
     let left = count
     for (const socket of sockets) {
+      // A refusal or a closed socket ends the run: it would otherwise wait for finals that never come.
+      socket.on('close', () => left > 0 && reject(new Error(`a socket closed with ${left} contexts unfinished`)))
       socket.on('message', (data) => {
         const now = performance.now()
-        const event = JSON.parse(String(data)) as { context_id: string; audio?: string; final?: boolean; error_code?: string }
+        const event = JSON.parse(String(data)) as { context_id: string; audio?: string; final?: boolean; error_code?: string; message?: string }
+        if (event.error_code) return reject(new Error(`${event.error_code}: ${event.message}`))
         const context = byId.get(event.context_id)
         if (!context) return
         if (event.audio) {
@@ -102,13 +110,19 @@ async function concurrentContexts(port: number, model_id: string, count: number)
       })
     }
   })
+  let failed = false
+  finished.catch(() => (failed = true))  // seen at the await below; the sending stops
   for (const [index, word] of words.entries()) {
+    if (failed) break
     for (const context of contexts) context.socket.send(JSON.stringify({ context_id: context.id, transcript: `${word} ` }))
     if (index < words.length - 1) await new Promise((resolve) => setTimeout(resolve, 150))
   }
-  for (const context of contexts) context.socket.send(JSON.stringify({ context_id: context.id, close_context: true, transcript: '' }))
-  await finished
-  for (const socket of sockets) socket.close()
+  if (!failed) for (const context of contexts) context.socket.send(JSON.stringify({ context_id: context.id, close_context: true, transcript: '' }))
+  try {
+    await finished
+  } finally {
+    for (const socket of sockets) socket.removeAllListeners('close').close()
+  }
   const worstGapMs = Math.max(...contexts.map((c) => c.worstGapMs))
   return { gapless: contexts.filter((c) => c.worstGapMs <= 50).length, worstGapMs }
 }
@@ -118,6 +132,13 @@ const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!
   const started = Date.now()
+  // The cores' real-time limit for espeak-ng: the audio seconds a second of one `espeak-ng -w` a core,
+  // so how many contexts at most the machine could speak at once, each heard in real time.
+  const programDir = mkdtempSync(path.join(tmpdir(), 'svc-tts-bench-'))
+  const programPasses: number[] = []
+  for (let pass = 0; pass < 3; pass++) programPasses.push((await espeakPrograms(programDir, cpus().length)).audioPerSecond)
+  rmSync(programDir, { recursive: true, force: true })
+  const rawLimit = median(programPasses)
   const engine = await createEngine()
   const host = await startHost()
   const firstAudio: string[] = []
@@ -145,14 +166,19 @@ async function main(): Promise<void> {
     let best = 0
     for (const count of subject.contexts) {
       host.send('reset')
-      const { gapless, worstGapMs } = await concurrentContexts(host.port, subject.model_id, count)
+      const run = await concurrentContexts(host.port, subject.model_id, count).catch((error: Error) => error)
       const lag = await host.ask<{ p99Ms: number; maxMs: number }>('lag')
-      const ok = gapless === count && lag.p99Ms < 20
+      if (run instanceof Error) {
+        concurrency.push(`| ${subject.name} | ${count} | ${run.message} | | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | no |`)
+        break
+      }
+      const ok = run.gapless === count && lag.p99Ms < 20
       if (ok) best = count
-      concurrency.push(`| ${subject.name} | ${count} | ${gapless} | ${fmt(worstGapMs)} ms | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${ok ? 'yes' : 'no'} |`)
+      concurrency.push(`| ${subject.name} | ${count} | ${run.gapless} | ${fmt(run.worstGapMs)} ms | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${ok ? 'yes' : 'no'} |`)
       if (!ok && count > best * 2) break  // well past the last pass: stop
     }
-    concurrency.push(`| ${subject.name}: most contexts gapless with lag p99 < 20 ms | **${best}** | | | | | |`)
+    const ofLimit = subject.model_id === ESPEAK_MODEL ? ` (${(best / rawLimit).toFixed(2)} of the real-time limit)` : ''
+    concurrency.push(`| ${subject.name}: most contexts gapless with lag p99 < 20 ms | **${best}**${ofLimit} | | | | | |`)
   }
   host.send('stop')
   await engine.close()
@@ -167,7 +193,7 @@ Method: the standalone server (\`svc-tts serve\`'s default) runs in its own proc
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${firstAudio.join('\n')}
 
-Concurrent contexts: N contexts (50 per socket) each get the same ${PARAGRAPH.trim().split(' ').length}-word paragraph a word per message, a word every 150 ms (about twice the pace it is spoken at), then close. Each context's audio is "played" in real time from its first chunk: a gap is a chunk arriving after the previous one has finished playing. Gapless = no gap over 50 ms. Lag = the server process's event-loop delay (monitorEventLoopDelay) during the run. N grows until a run fails at more than twice the last passing N.
+Concurrent contexts: N contexts (25 per socket, under a connection's default limit of 200 messages a second) each get the same ${PARAGRAPH.trim().split(' ').length}-word paragraph a word per message, a word every 150 ms (about twice the pace it is spoken at), then close. Each context's audio is "played" in real time from its first chunk: a gap is a chunk arriving after the previous one has finished playing. Gapless = no gap over 50 ms. Lag = the server process's event-loop delay (monitorEventLoopDelay) during the run. N grows until a run fails at more than twice the last passing N. The cores' real-time limit: ${cpus().length} \`espeak-ng -w\` processes (one a core, the Harvard sentences ten times over, en-us+f3) make ${rawLimit.toFixed(0)} audio seconds a second (median of ${programPasses.length} passes, ${programPasses.map((v) => v.toFixed(0)).join(', ')}), so at most about ${rawLimit.toFixed(0)} contexts can be heard in real time at once; the client's side of every context runs on the same cores.
 
 | synthesizer | contexts | gapless contexts | worst gap | server event-loop lag p99 | max | pass |
 | --- | --- | --- | --- | --- | --- | --- |
