@@ -19,3 +19,7 @@ export function medianRun<T>(runs: readonly T[], key: (run: T) => number): T {
   if (middle === undefined) throw new Error('medianRun needs at least one run')
   return middle
 }
+
+/** "median (p5-p95)", as the studies' tables print a figure over passes. */
+export const spread = (values: readonly number[], digits = 0): string =>
+  `${median(values).toFixed(digits)} (${quantile(values, 0.05).toFixed(digits)}-${quantile(values, 0.95).toFixed(digits)})`

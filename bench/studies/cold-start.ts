@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { writeSection } from '../harness/results.js'
-import { median, quantile } from '../harness/stats.js'
+import { median, spread } from '../harness/stats.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const RUNS = Number(process.env.RUNS ?? 20)
@@ -43,8 +43,6 @@ function wallMs(command: string, args: string[]): Promise<number> {
     })
   })
 }
-
-const spread = (values: number[], digits = 0) => `${median(values).toFixed(digits)} (${quantile(values, 0.05).toFixed(digits)}-${quantile(values, 0.95).toFixed(digits)})`
 
 function version(node: string): string {
   return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()

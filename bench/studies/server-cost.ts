@@ -14,7 +14,7 @@ import path from 'node:path'
 import { createEngine, PREDEFINED_VOICES, type Engine } from '../../lib/index.js'
 import { DEFAULT_THREAD_NICE } from '../../lib/engine/options.js'
 import { writeSection } from '../harness/results.js'
-import { median, quantile } from '../harness/stats.js'
+import { median, spread } from '../harness/stats.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const KEY = 'sk_bench_0000000000000000000000000000000000000000'
@@ -109,8 +109,6 @@ function overHttp(port: number, agent: Agent, voice: Voice): () => Promise<numbe
     req.end(body)
   })
 }
-
-const spread = (values: number[], digits = 0) => `${median(values).toFixed(digits)} (${quantile(values, 0.05).toFixed(digits)}-${quantile(values, 0.95).toFixed(digits)})`
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!
