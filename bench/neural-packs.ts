@@ -18,7 +18,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadNative } from '../lib/native.js'
-import { MODEL, PARAGRAPH, RTF_PASSES, sherpaModule, type Measured } from './harness/neural-stand-in.js'
+import { makeUncutModel, MODEL, PARAGRAPH, RTF_PASSES, sherpaModule, UNCUT_MODEL, type Measured } from './harness/neural-stand-in.js'
 import { median, quantile } from './harness/stats.js'
 import { TWO_SENTENCES } from './harness/texts.js'
 
@@ -33,8 +33,8 @@ function compiledParagraph(): { peakRssMib: number; startRssMib: number } | unde
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as { peakRssMib: number; startRssMib: number }
 }
 
-function runScenario(scenario: string): Measured {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/workers/neural-scenario.ts'), scenario], { cwd: root, encoding: 'utf8' })
+function runScenario(scenario: string, model = MODEL): Measured {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/workers/neural-scenario.ts'), scenario], { cwd: root, encoding: 'utf8', env: { ...process.env, BENCH_NEURAL_MODEL: model } })
   if (result.status !== 0) throw new Error(`${scenario} failed: ${result.stderr}`)
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as Measured
 }
@@ -57,6 +57,9 @@ async function main(): Promise<void> {
   const lengths = runScenario('lengths')
   const compiled = compiledParagraph()
   const sherpa = sherpaModule() ? [runScenario('sherpa-rtf-1t'), runScenario('sherpa-rtf-2t'), runScenario('sherpa-rtf-4t'), runScenario('sherpa-concurrent4'), runScenario('sherpa-paragraph')] : undefined
+  makeUncutModel()
+  const uncut = ['rtf-1t', 'rtf-2t', 'rtf-4t'].map((scenario) => runScenario(scenario, UNCUT_MODEL))
+  const uncutSherpa = sherpa && ['sherpa-rtf-1t', 'sherpa-rtf-2t', 'sherpa-rtf-4t'].map((scenario) => runScenario(scenario, UNCUT_MODEL))
   const lines = [
     '## Neural packs: a Piper medium stand-in',
     '',
@@ -102,6 +105,23 @@ async function main(): Promise<void> {
       `- One paragraph, 1 thread: svc-tts first audio ${fmt(paragraph.firstAudioMs![0]!)} ms, whole ${fmt(paragraph.wallMs!)} ms, peak RSS ${fmt(paragraph.peakRssMib)} MiB, worst stall ${fmt(paragraph.worstLagMs!)} ms; sherpa-onnx-node first audio ${fmt(sp.firstAudioMs![0]!)} ms, whole ${fmt(sp.wallMs!)} ms (${fmt(sp.audioSeconds!)} s of audio), peak RSS ${fmt(sp.peakRssMib)} MiB (${fmt(sp.startRssMib)} before its model loaded), worst stall ${fmt(sp.worstLagMs!)} ms.`,
     )
   }
+  const firstAudio = (m: Measured) => `${fmt(median(m.firstAudioMs!))} ms (${fmt(quantile(m.firstAudioMs!, 0.95))})`
+  const rtf = (m: Measured) => fmt(m.wallMs! / 1000 / m.audioSeconds!)
+  const over = (m: Measured, bareMs: number) => `${fmt((m.wallMs! / bareMs - 1) * 100, 2)} %`
+  lines.push(
+    '',
+    `The same stand-in without the node the pack cuts at (its vocoder's first node renamed, so the pack cannot find its vocoder and runs the model whole, windowed vocoder ${uncut[0]!.windowed ? 'on' : `off: ${uncut[0]!.windowedWhy}`}), as a model exported with other names would run:`,
+    '',
+    '| measurement | 1 intra-op thread | 2 intra-op threads | 4 intra-op threads |',
+    '| --- | --- | --- | --- |',
+    `| svc-tts first audio, two-sentence text, median (p95) of 15 | ${uncut.map(firstAudio).join(' | ')} |`,
+    ...(uncutSherpa ? [`| sherpa-onnx-node first audio, median (p95) of 15 | ${uncutSherpa.map(firstAudio).join(' | ')} |`] : []),
+    `| svc-tts RTF, 20 sentences, median of ${RTF_PASSES} passes | ${uncut.map(rtf).join(' | ')} |`,
+    ...(uncutSherpa ? [`| sherpa-onnx-node RTF, 20 sentences | ${uncutSherpa.map(rtf).join(' | ')} |`] : []),
+    `| svc-tts over bare ORT on the file | ${uncut.map((m) => over(m, m.bareMs!)).join(' | ')} |`,
+    `| svc-tts over bare ORT on the graph it runs (convolutions lifted) | ${uncut.map((m) => over(m, m.bareLiftedMs!)).join(' | ')} |`,
+    '',
+  )
   lines.push('- Not measured: CUDA (no GPU where this ran).')
   console.log(lines.join('\n'))
 }

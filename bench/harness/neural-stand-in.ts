@@ -3,11 +3,30 @@
  * stand-in for a Piper medium voice that scripts/make-bench-piper.py makes, the paragraph, the
  * figures a scenario reports, and sherpa-onnx-node where it is installed.
  */
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { THOUSAND_WORDS } from './texts.js'
 
 export const MODEL = fileURLToPath(new URL('../.models/piper-medium-standin.onnx', import.meta.url))
+/** The stand-in with its vocoder's first node renamed: a model the pack cannot cut, so it runs whole. */
+export const UNCUT_MODEL = fileURLToPath(new URL('../.models/piper-medium-standin-uncut.onnx', import.meta.url))
+/** What a scenario runs: BENCH_NEURAL_MODEL, else the stand-in. */
+export const scenarioModel = () => process.env.BENCH_NEURAL_MODEL ?? MODEL
+
+/**
+ * Writes UNCUT_MODEL from MODEL: the node name the pack looks for (native/backends/neural/piper.h,
+ * kVocoderBoundary) replaced by one of the same length, so the protobuf's lengths still hold.
+ */
+export function makeUncutModel(): void {
+  const boundary = Buffer.from('/dec/conv_pre/Conv')
+  const model = readFileSync(MODEL)
+  const at = model.indexOf(boundary)
+  if (at < 0 || model.indexOf(boundary, at + 1) >= 0) throw new Error('the stand-in names its vocoder boundary other than once')
+  Buffer.from('/dec/conv_prX/Conv').copy(model, at)
+  writeFileSync(UNCUT_MODEL, model)
+  copyFileSync(`${MODEL}.json`, `${UNCUT_MODEL}.json`)
+}
 /** The first sentences of the long text up to about 100 words: a paragraph of about 40 s of speech. */
 export const PARAGRAPH = THOUSAND_WORDS.split(/(?<=\.) /).reduce((text, sentence) => (text.split(' ').length >= 100 ? text : `${text} ${sentence}`.trim()), '')
 /** The 20 sentences are timed this many times, through the engine and bare in turn: the median of each. */

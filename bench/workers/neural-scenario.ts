@@ -2,12 +2,13 @@
  * Child process of bench/neural-packs.ts: one scenario (argv[2]) on the neural stand-in, in a
  * fresh process so its load time and peak RSS are its own; prints its figures as JSON. Scenarios:
  * rtf-1t, rtf-2t, rtf-4t, concurrent4, paragraph, lengths, and with sherpa-onnx-node sherpa-rtf-1t,
- * sherpa-rtf-2t, sherpa-rtf-4t, sherpa-concurrent4, sherpa-paragraph.
+ * sherpa-rtf-2t, sherpa-rtf-4t, sherpa-concurrent4, sherpa-paragraph. BENCH_NEURAL_MODEL names
+ * another model than the stand-in.
  */
 import path from 'node:path'
 import { createEngine, type Engine } from '../../lib/index.js'
 import { loadNative, type NativeModel } from '../../lib/native.js'
-import { MODEL, PARAGRAPH, RTF_PASSES, sherpaModule, type Measured, type SherpaTts } from '../harness/neural-stand-in.js'
+import { PARAGRAPH, RTF_PASSES, scenarioModel, sherpaModule, type Measured, type SherpaTts } from '../harness/neural-stand-in.js'
 import { peakRssMib } from '../harness/peak-rss.js'
 import { median } from '../harness/stats.js'
 import { HARVARD_SENTENCES, TWO_SENTENCES } from '../harness/texts.js'
@@ -17,6 +18,7 @@ import { TimerLagMonitor } from '../harness/timer-lag.js'
 const threadsOf = (scenario: string) => Number(/-(\d)t$/.exec(scenario)?.[1] ?? 1)
 
 const START_RSS_MIB = process.memoryUsage.rss() / 2 ** 20
+const MODEL = scenarioModel()
 const RATE = 22050
 const ESPEAK_DATA = '/usr/lib/x86_64-linux-gnu/espeak-ng-data'
 /** One clause of each length from 2 to 16 words (about 1 to 7 s): a model run of every size a service meets. */
