@@ -3,14 +3,7 @@
  * engine's modules on its first call, so a process that imports svc-tts and speaks later does not
  * pay for them at start. The zod schemas are in svc-tts/schemas, pulling packs in svc-tts/models.
  */
-import type { createEngine as create } from './engine/create.js'
-
-/** Loads the addon, starts its engines off the main thread, and returns a ready engine. */
-export const createEngine: typeof create = async (options?: Parameters<typeof create>[0]) => {
-  const { createEngine: createLoaded } = await import('./engine/create.js')
-  return createLoaded(options)
-}
-
+export { createEngine } from './engine/create-on-call.js'
 export type { Engine, CallOptions, EngineOptions, SpeechChunk, SpeechSession, TimestampedSpeech, VoiceBatch } from './engine/engine.js'
 export type { TimedMark } from './engine/speech-session.js'
 export type { Dictionary, DictionaryRule, DictionarySummary } from './voices/dictionaries/types.js'

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import module from 'node:module'
 import { parseArgs } from 'node:util'
 import { CONTAINERS } from '../audio/format.js'
+import { createEngine } from '../engine/create-on-call.js'
 import { TtsError } from '../errors.js'
 import { DICTIONARIES_USAGE, dictionaryLocator, manageDictionaries } from './dictionaries.js'
 import { asCliError, exitCodeOf, usageError } from './exit.js'
@@ -19,9 +20,6 @@ import { LANGUAGES } from '../text/types.js'
 // (os.tmpdir(), or NODE_COMPILE_CACHE), so a later run skips compiling them. The engine, the
 // validation and each command's modules are imported when a command needs them, after this.
 ;(module as { enableCompileCache?: () => unknown }).enableCompileCache?.()
-
-const createEngine = async (...args: Parameters<typeof import('../engine/create.js').createEngine>) =>
-  (await import('../engine/create.js')).createEngine(...args)
 
 /** What the commands take; the server's names are loaded only to print it. */
 async function usage(): Promise<string> {

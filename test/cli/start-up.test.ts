@@ -36,8 +36,9 @@ describe('start-up', () => {
     const loaded = await loadedBy(['--input-type=module', '-e', "await import('./lib/index.ts')"])
     expect(loaded.some((file) => file.endsWith('/lib/index.ts'))).toBe(true)  // the trace sees the package's own modules
     expect(packagesIn(loaded, [...LAZY_PACKAGES, 'better-sqlite3', 'zod'])).toEqual([])
-    // Of the engine's folder only the model table (ModelRegistry) loads; nothing of the text layer but its types.
-    const heavy = (file: string) => (file.includes('/lib/engine/') && !file.endsWith('/engine/models.ts'))
+    // Of the engine's folder only the model table (ModelRegistry) and createEngine's loader load; nothing of the text layer but its types.
+    const light = ['/engine/models.ts', '/engine/create-on-call.ts']
+    const heavy = (file: string) => (file.includes('/lib/engine/') && !light.some((name) => file.endsWith(name)))
       || (file.includes('/lib/text/') && !file.endsWith('/text/types.ts')) || file.endsWith('.node')
     expect(loaded.filter(heavy)).toEqual([])
     expect(serverModules(loaded)).toEqual([])
