@@ -22,7 +22,7 @@ import { discardRefusedBody, endConnectionIfClosing } from './node-http.js'
 import { serveWebSocket } from './websocket.js'
 
 export type TtsPluginOptions = (ServiceOptions | { service: TtsService }) & {
-  /** How long shutdown lets live streams finish before cancelling them (default 10 s). */
+  /** How long `app.close()` lets live streams finish before cancelling them (default 10 s, or 1 s less than the app's pluginTimeout when that is shorter). */
   shutdownDeadlineMs?: number
   /** Where the routes and the WebSocket are mounted (default: the app's root). */
   prefix?: string
@@ -33,6 +33,10 @@ declare module 'fastify' {
     tts: TtsService
   }
 }
+
+const DEFAULT_SHUTDOWN_DEADLINE_MS = 10_000
+/** What is left of the app's pluginTimeout once live streams are cancelled, for the rest of preClose. */
+const PLUGIN_TIMEOUT_MARGIN_MS = 1000
 
 /** How long a refused upgrade's client has to read the answer and close before its socket is cut. */
 const REFUSED_UPGRADE_LINGER_MS = 1000
@@ -53,6 +57,20 @@ async function loadWebSocketPlugin(): Promise<FastifyPluginAsync<WebSocketPlugin
     if ((cause as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw cause
     throw new TtsError('MISSING_DEPENDENCY', 'the Fastify plugin needs @fastify/websocket: npm install @fastify/websocket', { cause })
   }
+}
+
+/**
+ * How long preClose lets live streams finish. Fastify fails `close()` when a preClose hook outlasts
+ * the app's pluginTimeout, so the wait ends PLUGIN_TIMEOUT_MARGIN_MS before it: the default
+ * (10 s) shortens to fit, and a deadline asked for that cannot fit is refused at registration.
+ */
+function closeDeadline(asked: number | undefined, pluginTimeoutMs: number): number {
+  const longest = pluginTimeoutMs > 0 ? Math.max(0, pluginTimeoutMs - PLUGIN_TIMEOUT_MARGIN_MS) : Infinity
+  if (asked === undefined) return Math.min(DEFAULT_SHUTDOWN_DEADLINE_MS, longest)
+  if (asked > longest) {
+    throw new TtsError('INVALID_REQUEST', `invalid Fastify plugin options: shutdownDeadlineMs (${asked}) must end ${PLUGIN_TIMEOUT_MARGIN_MS} ms before the app's pluginTimeout (${pluginTimeoutMs}); lower it or raise pluginTimeout`)
+  }
+  return asked
 }
 
 /** Fastify's own errors (body too large, unreadable body) as the service's error body. */
@@ -84,9 +102,9 @@ function send(reply: FastifyReply, result: RouteResponse): FastifyReply {
 async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions): Promise<void> {
   const options = parseWith(pluginOptionsSchema, rawOptions, 'Fastify plugin options')
   const websocket = await loadWebSocketPlugin()
-  const { shutdownDeadlineMs = 10_000, prefix: rawPrefix, ...serviceOptions } = options
+  const { shutdownDeadlineMs, prefix: rawPrefix, ...serviceOptions } = options
+  const deadlineMs = closeDeadline(shutdownDeadlineMs, fastify.initialConfig.pluginTimeout ?? 0)
   const service = 'service' in serviceOptions ? serviceOptions.service : new TtsService(serviceOptions)
-  const deadlineMs = shutdownDeadlineMs
   fastify.decorate('tts', service)
   fastify.addHook('preClose', async () => service.close(deadlineMs))
   fastify.addHook('onClose', async () => service.close(0))

@@ -99,7 +99,8 @@ export async function mount(service: TtsService, framework: Framework, listen: L
     return reply.code(status).headers(headers).send(json)
   })
   capConnections(app.server, service.connectionLimits)
-  await app.register(ttsPlugin, { service })
+  // The close below waits for live streams itself, before Fastify's, whose preClose hooks run under its pluginTimeout.
+  await app.register(ttsPlugin, { service, shutdownDeadlineMs: 0 })
   await app.listen({ port: listen.port, host: listen.host })
   return {
     address: app.server.address() as AddressInfo,

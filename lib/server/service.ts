@@ -340,12 +340,22 @@ export class TtsService {
             settle(response.status, 'json' in response && response.errorCode !== undefined ? response.errorCode : 'ok')
             return response
           }
-          const stream = response.stream
+          const chunks = response.stream[Symbol.asyncIterator]()
+          let pulled = false
+          // A stream its consumer drops before the first pull never runs its finally: the abort settles it.
+          const dropUnpulled = () => {
+            if (pulled) return
+            settle(499, 'ABORTED')
+            // The request is gone: an error from ending its stream has no one left to reach.
+            chunks.return?.().catch(() => {})
+          }
+          if (controller.signal.aborted) dropUnpulled()
+          else controller.signal.addEventListener('abort', dropUnpulled, { once: true })
           return {
             ...response,
             stream: (async function* () {
+              pulled = true
               let code = 'ABORTED'
-              const chunks = stream[Symbol.asyncIterator]()
               try {
                 for (;;) {
                   const next = await within(() => chunks.next())

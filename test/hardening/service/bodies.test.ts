@@ -58,7 +58,7 @@ describe.each(ADAPTERS)('request bodies on %s', (framework) => {
     server = await serveListening(mkdtempSync(path.join(tmpdir(), 'svc-tts-bodies-')), framework, { env: { SVC_TTS_API_KEYS: KEY } })
   })
   afterAll(async () => {
-    expect(await server.stop()).toBe(0)
+    expect(await server.stop(), server.stderr()).toBe(0)
   })
 
   it('case 2: 25 keyless 20 MiB uploads are refused 401 before their bodies are read, and the server does not grow', async () => {

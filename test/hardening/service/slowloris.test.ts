@@ -22,7 +22,7 @@ describe.each(ADAPTERS)('slow connections on %s', (framework) => {
     })
   })
   afterAll(async () => {
-    expect(await server.stop()).toBe(0)
+    expect(await server.stop(), server.stderr()).toBe(0)
   })
 
   it(`${SLOW} connections trickling their headers leave every one of ${LEGITIMATE} whole requests served`, async () => {

@@ -15,7 +15,7 @@ describe.each(ADAPTERS)('malformed targets on %s', (framework) => {
     server = await serveListening(mkdtempSync(path.join(tmpdir(), 'svc-tts-targets-')), framework, { env: { SVC_TTS_API_KEYS: KEY } })
   })
   afterAll(async () => {
-    expect(await server.stop()).toBe(0)
+    expect(await server.stop(), server.stderr()).toBe(0)
   })
 
   const alive = async () => {
