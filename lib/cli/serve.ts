@@ -198,7 +198,7 @@ async function serveLogging(options: ServeOptions, lines: LogLines, logLine: Log
     logLine({ level: 'info', msg: 'wyoming listening', url: wyoming.url })
   }
 
-  await new Promise<void>((resolve) => {
+  await new Promise<void>((resolve, reject) => {
     let stopping = false
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) return
@@ -213,7 +213,7 @@ async function serveLogging(options: ServeOptions, lines: LogLines, logLine: Log
         .then(() => {
           logLine({ level: 'info', msg: 'stopped' })
           resolve()
-        })
+        }, reject)
     }
     process.once('SIGTERM', stop)
     process.once('SIGINT', stop)
