@@ -7,12 +7,12 @@
  *   node --import tsx bench/studies/server-cost.ts      (PASSES=5 SECONDS=2 by default)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
 import { createEngine, PREDEFINED_VOICES, type Engine } from '../../lib/index.js'
 import { DEFAULT_THREAD_NICE } from '../../lib/engine/options.js'
+import { mainThreadCpuMs } from '../harness/main-thread-cpu.js'
 import { writeSection } from '../harness/results.js'
 import { median, spread } from '../harness/stats.js'
 
@@ -21,8 +21,6 @@ const KEY = 'sk_bench_0000000000000000000000000000000000000000'
 const PASSES = Number(process.env.PASSES ?? 5)
 const SECONDS = Number(process.env.SECONDS ?? 2)
 const CONCURRENCY = [2, 4, 16, 64]
-/** /proc counts CPU time in USER_HZ ticks, 100 a second on Linux whatever the kernel's own tick. */
-const CLOCK_TICKS = 100
 const NICES = [0, 10]
 const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
 const voiceId = (name: string) => PREDEFINED_VOICES.find((v) => v.record.name === name)!.record.voice_id
@@ -79,12 +77,6 @@ async function closedLoop(clients: number, seconds: number, once: () => Promise<
     }
   }))
   return { rate: bytes / bytesPerSecond / ((performance.now() - started) / 1000), requests }
-}
-
-/** CPU milliseconds a process's main thread (the event loop) has used, from /proc: what the machine's other work does not inflate. */
-function mainThreadCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
 }
 
 function inProcess(engine: Engine, voice: Voice): () => Promise<number> {

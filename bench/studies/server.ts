@@ -14,6 +14,7 @@ import WebSocket from 'ws'
 import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
 import { espeakPrograms } from '../harness/espeak-runs.js'
 import { httpFirstByte } from '../harness/http-first-byte.js'
+import { mainThreadCpuMs } from '../harness/main-thread-cpu.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
 
@@ -28,16 +29,21 @@ const SUBJECTS = [
   { name: 'espeak-ng en-us+f3 (Sarah, svc_flash_v1.5)', model_id: ESPEAK_MODEL, contexts: [50, 100, 200, 400, 800, 1200, 1600] },
   { name: 'flite slt (Sarah, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', contexts: [10, 25, 50, 75] },
 ]
+const WORD_EVERY_MS = 150
+/** Contexts start in STARTS groups spread over STAGGER_MS, as independent users would (0: all at once, every sentence of every context due together). */
+const STAGGER_MS = Number(process.env.STAGGER_MS ?? 1500)
+const STARTS = STAGGER_MS > 0 ? 10 : 1
 const FORMAT = { container: 'raw', encoding: 'pcm_s16le', sample_rate: 22050 } as const
 const BYTES_PER_SECOND = 22050 * 2
 
-type Host = { port: number; ask<T>(message: string): Promise<T>; send(message: string): void }
+type Host = { port: number; pid: number; ask<T>(message: string): Promise<T>; send(message: string): void }
 
 async function startHost(): Promise<Host> {
-  const child = fork(path.join(import.meta.dirname, '../workers/server-host.ts'), { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_KEY }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const child = fork(path.join(import.meta.dirname, '../workers/server-host.ts'), { execArgv: ['--import', 'tsx', ...(process.env.HOST_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/wsprof'] : [])], env: { ...process.env, BENCH_KEY }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })))
   return {
     port,
+    pid: child.pid!,
     send: (message) => child.send(message),
     ask: <T>(message: string) => new Promise<T>((resolve) => {
       child.once('message', (m) => resolve(m as T))
@@ -76,11 +82,27 @@ async function wsFirstAudio(socket: WebSocket, id: string): Promise<number> {
   return first
 }
 
+const AUDIO_FIELD = Buffer.from('"audio":"')
+
 /**
- * `count` contexts on one socket each, fed PARAGRAPH a word every 150 ms (about twice the pace it
+ * A server message, its audio's length read off the base64 and the rest parsed: the client shares
+ * the server's cores, and decoding every chunk's text would cost them more than the server's
+ * own serialising of it.
+ */
+function readAudioOutput(data: Buffer): { event: { context_id: string; final?: boolean; error_code?: string; message?: string }; audioBytes: number } {
+  const field = data.indexOf(AUDIO_FIELD)
+  if (field < 0) return { event: JSON.parse(data.toString()), audioBytes: 0 }
+  const from = field + AUDIO_FIELD.length
+  const to = data.indexOf(0x22, from)  // base64 has no quote or escape
+  const padding = to - from < 4 ? 0 : (data[to - 1] === 0x3d ? 1 : 0) + (data[to - 2] === 0x3d ? 1 : 0)
+  return { event: JSON.parse(data.toString('utf8', 0, from) + data.toString('utf8', to)), audioBytes: ((to - from) / 4) * 3 - padding }
+}
+
+/**
+ * `count` contexts, 25 to a socket, fed PARAGRAPH a word every 150 ms (about twice the pace it
  * is spoken at) and played in real time from their first chunk: the worst gap any context hears.
  */
-async function concurrentContexts(port: number, model_id: string, count: number): Promise<{ gapless: number; worstGapMs: number }> {
+async function concurrentContexts(port: number, model_id: string, count: number): Promise<{ gapless: number; worstGapMs: number; audioSeconds: number }> {
   // 25 contexts a socket send a message each every 150 ms, 167 a second: under a connection's default
   // rate limit (200 a second, docs/errors-and-limits.md), as a client multiplexing its own users would.
   const perSocket = 25
@@ -88,19 +110,21 @@ async function concurrentContexts(port: number, model_id: string, count: number)
   const words = PARAGRAPH.trim().split(' ')
   const contexts = Array.from({ length: count }, (_, i) => ({ id: `c${i}`, socket: sockets[Math.floor(i / perSocket)]!, clock: 0, worstGapMs: 0, done: false }))
   const byId = new Map(contexts.map((c) => [c.id, c]))
+  let audioSeconds = 0
   const finished = new Promise<void>((resolve, reject) => {
     let left = count
     for (const socket of sockets) {
       // A refusal or a closed socket ends the run: it would otherwise wait for finals that never come.
       socket.on('close', () => left > 0 && reject(new Error(`a socket closed with ${left} contexts unfinished`)))
-      socket.on('message', (data) => {
+      socket.on('message', (data: Buffer) => {
         const now = performance.now()
-        const event = JSON.parse(String(data)) as { context_id: string; audio?: string; final?: boolean; error_code?: string; message?: string }
+        const { event, audioBytes } = readAudioOutput(data)
         if (event.error_code) return reject(new Error(`${event.error_code}: ${event.message}`))
         const context = byId.get(event.context_id)
         if (!context) return
-        if (event.audio) {
-          const seconds = Buffer.byteLength(event.audio, 'base64') / BYTES_PER_SECOND
+        if (audioBytes > 0) {
+          const seconds = audioBytes / BYTES_PER_SECOND
+          audioSeconds += seconds
           if (context.clock) context.worstGapMs = Math.max(context.worstGapMs, now - context.clock)
           context.clock = Math.max(context.clock, now) + seconds * 1000
         } else if (event.final && !context.done && context.clock) {
@@ -112,19 +136,34 @@ async function concurrentContexts(port: number, model_id: string, count: number)
   })
   let failed = false
   finished.catch(() => (failed = true))  // seen at the await below; the sending stops
-  for (const [index, word] of words.entries()) {
-    if (failed) break
-    for (const context of contexts) context.socket.send(JSON.stringify({ context_id: context.id, transcript: `${word} ` }))
-    if (index < words.length - 1) await new Promise((resolve) => setTimeout(resolve, 150))
+  const feed = async (group: typeof contexts, delayMs: number) => {
+    await new Promise((resolve) => setTimeout(resolve, delayMs))
+    for (const [index, word] of words.entries()) {
+      if (failed) return
+      for (const context of group) context.socket.send(JSON.stringify({ context_id: context.id, transcript: `${word} ` }))
+      if (index < words.length - 1) await new Promise((resolve) => setTimeout(resolve, WORD_EVERY_MS))
+    }
+    for (const context of group) context.socket.send(JSON.stringify({ context_id: context.id, close_context: true, transcript: '' }))
   }
-  if (!failed) for (const context of contexts) context.socket.send(JSON.stringify({ context_id: context.id, close_context: true, transcript: '' }))
+  await Promise.all(Array.from({ length: STARTS }, (_, start) => feed(contexts.filter((_, i) => i % STARTS === start), (start * STAGGER_MS) / STARTS)))
   try {
     await finished
   } finally {
     for (const socket of sockets) socket.removeAllListeners('close').close()
   }
   const worstGapMs = Math.max(...contexts.map((c) => c.worstGapMs))
-  return { gapless: contexts.filter((c) => c.worstGapMs <= 50).length, worstGapMs }
+  return { gapless: contexts.filter((c) => c.worstGapMs <= 50).length, worstGapMs, audioSeconds }
+}
+
+/**
+ * What the main thread's cost per audio second allows: synthesis takes cores / rawLimit of a core
+ * an audio second and the main thread m ms, so C cores carry at most 1 / (1 + m·rawLimit / (1000·C))
+ * of the limit, and one event loop at most 1000 / m contexts whatever the cores.
+ */
+function ceiling(m: number, rawLimit: number): string {
+  if (!Number.isFinite(m)) return ''
+  const cores = cpus().length
+  return `Reading: at the most contexts that passed, the server's main thread spent ${m.toFixed(2)} ms of CPU an audio second, and espeak-ng at least ${((1000 * cores) / rawLimit).toFixed(2)} ms (the program's own cost, from the raw limit). So with no client on its cores, ${cores} cores would carry at most ${(1 / (1 + (m * rawLimit) / (1000 * cores))).toFixed(2)} of the real-time limit, and one event loop about ${Math.round(1000 / m)} contexts however many cores there are (a second process adds another).`
 }
 
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2))
@@ -142,6 +181,7 @@ async function main(): Promise<void> {
   const engine = await createEngine()
   const host = await startHost()
   const firstAudio: string[] = []
+  let mainMsPerAudioSecond = NaN
   const concurrency: string[] = []
   for (const subject of SUBJECTS) {
     const body = JSON.stringify({ model_id: subject.model_id, transcript: TEXT, voice: { mode: 'id', id: sarah }, output_format: FORMAT })
@@ -166,19 +206,24 @@ async function main(): Promise<void> {
     let best = 0
     for (const count of subject.contexts) {
       host.send('reset')
+      const cpuBefore = mainThreadCpuMs(host.pid)
+      const runStarted = performance.now()
       const run = await concurrentContexts(host.port, subject.model_id, count).catch((error: Error) => error)
+      const mainCpuMs = mainThreadCpuMs(host.pid) - cpuBefore
+      const busy = (mainCpuMs / (performance.now() - runStarted)).toFixed(2)
       const lag = await host.ask<{ p99Ms: number; maxMs: number }>('lag')
       if (run instanceof Error) {
-        concurrency.push(`| ${subject.name} | ${count} | ${run.message} | | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | no |`)
+        concurrency.push(`| ${subject.name} | ${count} | ${run.message} | | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${busy} | | no |`)
         break
       }
       const ok = run.gapless === count && lag.p99Ms < 20
       if (ok) best = count
-      concurrency.push(`| ${subject.name} | ${count} | ${run.gapless} | ${fmt(run.worstGapMs)} ms | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${ok ? 'yes' : 'no'} |`)
+      if (ok && subject.model_id === ESPEAK_MODEL) mainMsPerAudioSecond = mainCpuMs / run.audioSeconds
+      concurrency.push(`| ${subject.name} | ${count} | ${run.gapless} | ${fmt(run.worstGapMs)} ms | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${busy} | ${(mainCpuMs / run.audioSeconds).toFixed(2)} | ${ok ? 'yes' : 'no'} |`)
       if (!ok && count > best * 2) break  // well past the last pass: stop
     }
     const ofLimit = subject.model_id === ESPEAK_MODEL ? ` (${(best / rawLimit).toFixed(2)} of the real-time limit)` : ''
-    concurrency.push(`| ${subject.name}: most contexts gapless with lag p99 < 20 ms | **${best}**${ofLimit} | | | | | |`)
+    concurrency.push(`| ${subject.name}: most contexts gapless with lag p99 < 20 ms | **${best}**${ofLimit} | | | | | | | |`)
   }
   host.send('stop')
   await engine.close()
@@ -193,11 +238,13 @@ Method: the standalone server (\`svc-tts serve\`'s default) runs in its own proc
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${firstAudio.join('\n')}
 
-Concurrent contexts: N contexts (25 per socket, under a connection's default limit of 200 messages a second) each get the same ${PARAGRAPH.trim().split(' ').length}-word paragraph a word per message, a word every 150 ms (about twice the pace it is spoken at), then close. Each context's audio is "played" in real time from its first chunk: a gap is a chunk arriving after the previous one has finished playing. Gapless = no gap over 50 ms. Lag = the server process's event-loop delay (monitorEventLoopDelay) during the run. N grows until a run fails at more than twice the last passing N. The cores' real-time limit: ${cpus().length} \`espeak-ng -w\` processes (one a core, the Harvard sentences ten times over, en-us+f3) make ${rawLimit.toFixed(0)} audio seconds a second (median of ${programPasses.length} passes, ${programPasses.map((v) => v.toFixed(0)).join(', ')}), so at most about ${rawLimit.toFixed(0)} contexts can be heard in real time at once; the client's side of every context runs on the same cores.
+Concurrent contexts: N contexts (25 per socket, under a connection's default limit of 200 messages a second) each get the same ${PARAGRAPH.trim().split(' ').length}-word paragraph a word per message, a word every ${WORD_EVERY_MS} ms (about twice the pace it is spoken at), then close; ${STARTS > 1 ? `they start in ${STARTS} groups spread over ${STAGGER_MS} ms, as independent users would (\`STAGGER_MS=0\`: all at once)` : 'all start at once'}. Each context's audio is "played" in real time from its first chunk: a gap is a chunk arriving after the previous one has finished playing. Gapless = no gap over 50 ms. Lag = the server process's event-loop delay (monitorEventLoopDelay) during the run. Main thread busy = the server's main-thread CPU time (/proc) over the run's wall time (1.00: a whole core); its CPU ms an audio second = that CPU time over the seconds of audio the contexts received. The client reads each audio message's length off its base64 without decoding it, so that its share of the cores stays small. N grows until a run fails at more than twice the last passing N. The cores' real-time limit: ${cpus().length} \`espeak-ng -w\` processes (one a core, the Harvard sentences ten times over, en-us+f3) make ${rawLimit.toFixed(0)} audio seconds a second (median of ${programPasses.length} passes, ${programPasses.map((v) => v.toFixed(0)).join(', ')}), so at most about ${rawLimit.toFixed(0)} contexts can be heard in real time at once; the client's side of every context runs on the same cores.
 
-| synthesizer | contexts | gapless contexts | worst gap | server event-loop lag p99 | max | pass |
-| --- | --- | --- | --- | --- | --- | --- |
+| synthesizer | contexts | gapless contexts | worst gap | server event-loop lag p99 | max | server main thread busy | its CPU ms an audio second | pass |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${concurrency.join('\n')}
+
+${ceiling(mainMsPerAudioSecond, rawLimit)}
 `)
   process.stdout.write(section)
 }

@@ -14,7 +14,7 @@ import { WEBSOCKET_PATH } from './tts-routes.js'
 export interface RealtimeTranslator {
   /** A frame's text as the SPEC's messages, in order; throws the refusal. */
   messages(text: string): ClientMessage[]
-  /** One of the connection's events as this dialect's messages (none to send nothing). */
+  /** One of the connection's events as this dialect's messages (none to send nothing). An event's `audio` is passed on as it is, never read: the frames carry the real audio in its place. */
   events(event: ServerMessage): unknown[]
 }
 

@@ -17,6 +17,7 @@ import type { WebSocket } from 'ws'
 import { TtsError, isTtsError } from '../errors.js'
 import type { RealtimeConnection } from '../realtime/connection.js'
 import { clientFacing } from './dialect.js'
+import { eventFrames } from './event-frames.js'
 import type { Principal } from './keys.js'
 import type { RealtimeEndpoint, RealtimeTranslator } from './realtime-endpoint.js'
 import { FLOODING } from './realtime-keys.js'
@@ -118,7 +119,7 @@ function serveRealtime(service: TtsService, principal: Principal, socket: WebSoc
       session.fail(error)
       return
     }
-    for (const event of translator.events(message)) socket.send(JSON.stringify(event))
+    for (const frame of eventFrames(translator, message)) socket.send(frame, { binary: false })
   })
   session.on('close', (error?: TtsError) => (error ? end(CLOSE_POLICY, error.code) : end(1000, 'closed')))
   socket.on('message', onFrame)
