@@ -49,7 +49,7 @@ describe('the Fastify plugin in an app of its own', () => {
     expect(app.tts.requestsInFlight).toBe(1)
     const started = performance.now()
     await app.close()
-    expect(performance.now() - started).toBeLessThan(1500)
+    expect(performance.now() - started).toBeLessThan(5000)  // the wait is 500 ms, not the 10 s default; room for a loaded machine
     expect(await waitUntil(() => app.tts.requestsInFlight === 0 && engine.counters().activeTasks === 0, 2000)).toBe(true)
     socket.destroy()
   }, 20_000)
