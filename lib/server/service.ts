@@ -342,11 +342,13 @@ export class TtsService {
           }
           const chunks = response.stream[Symbol.asyncIterator]()
           let pulled = false
+          let dropped = false
           // A stream its consumer drops before the first pull never runs its finally: the abort settles it.
           const dropUnpulled = () => {
             if (pulled) return
-            settle(499, 'ABORTED')
-            // The request is gone: an error from ending its stream has no one left to reach.
+            dropped = true
+            settle(response.status, errorResponse(controller.signal.reason, dialect).errorCode)
+            // The request is cancelled: an error from ending its stream has no one left to reach.
             chunks.return?.().catch(() => {})
           }
           if (controller.signal.aborted) dropUnpulled()
@@ -355,6 +357,8 @@ export class TtsService {
             ...response,
             stream: (async function* () {
               pulled = true
+              // Pulled after its cancellation: it ends as a cancelled stream does, never as a complete empty one.
+              if (dropped) throw controller.signal.reason
               let code = 'ABORTED'
               try {
                 for (;;) {

@@ -37,9 +37,12 @@ describe('a stream dropped before its first pull', () => {
 
   it('does not hold a graceful close to its deadline once the close cancels it', async () => {
     const service = new TtsService({ engine, keys: TEST_KEYS })
-    await admittedStream(service, new AbortController().signal)
+    const response = await admittedStream(service, new AbortController().signal)
     await service.close(0)
     expect(service.requestsInFlight).toBe(0)
+    // An adapter that pulls it after all sees the cancellation, not a complete stream of no audio.
+    const stream = (response as { stream: AsyncIterable<Buffer> }).stream
+    await expect(stream[Symbol.asyncIterator]().next()).rejects.toMatchObject({ code: 'SERVER_CLOSING' })
     const started = performance.now()
     await service.close(5000)
     expect(performance.now() - started).toBeLessThan(1000)
