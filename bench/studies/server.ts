@@ -5,6 +5,9 @@
  * gapless with the server's event-loop lag p99 under 20 ms. Writes its section of bench/RESULTS.md.
  *
  *   node --import tsx bench/studies/server.ts
+ *
+ * STAGGER_MS (default 1500) spreads the contexts' starts; HOST_PROF=1 writes the server process's
+ * CPU profile to /tmp/wsprof (node --cpu-prof) for finding where its main thread's time goes.
  */
 import { fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -218,8 +221,9 @@ async function main(): Promise<void> {
       }
       const ok = run.gapless === count && lag.p99Ms < 20
       if (ok) best = count
-      if (ok && subject.model_id === ESPEAK_MODEL) mainMsPerAudioSecond = mainCpuMs / run.audioSeconds
-      concurrency.push(`| ${subject.name} | ${count} | ${run.gapless} | ${fmt(run.worstGapMs)} ms | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${busy} | ${(mainCpuMs / run.audioSeconds).toFixed(2)} | ${ok ? 'yes' : 'no'} |`)
+      const perAudioSecond = mainCpuMs / run.audioSeconds
+      if (ok && subject.model_id === ESPEAK_MODEL) mainMsPerAudioSecond = perAudioSecond
+      concurrency.push(`| ${subject.name} | ${count} | ${run.gapless} | ${fmt(run.worstGapMs)} ms | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${busy} | ${perAudioSecond.toFixed(2)} | ${ok ? 'yes' : 'no'} |`)
       if (!ok && count > best * 2) break  // well past the last pass: stop
     }
     const ofLimit = subject.model_id === ESPEAK_MODEL ? ` (${(best / rawLimit).toFixed(2)} of the real-time limit)` : ''
