@@ -9,6 +9,10 @@ std::atomic<int64_t> SpeechStream::unreadBytes{0};
 
 // However little audio they hold (a run of empty chunks), no more chunks than this wait to be read.
 constexpr size_t kMaxChunksAhead = 64;
+// Stretches that come closer together than this are made faster than any reader needs them one by
+// one; a slower backend (a neural pack) hands on every stretch as it comes.
+constexpr auto kQuickStretch = std::chrono::milliseconds(2);
+constexpr double kJoinSeconds = 1.0;
 
 SpeechStream::SpeechStream(StreamPlan plan, Submit submit, Wake wake, Held held)
     : config_(std::move(plan.config)),
@@ -20,7 +24,8 @@ SpeechStream::SpeechStream(StreamPlan plan, Submit submit, Wake wake, Held held)
       wake_(std::move(wake)),
       held_(std::move(held)),
       jobs_(std::make_move_iterator(plan.chunks.begin()), std::make_move_iterator(plan.chunks.end())),
-      ended_(!plan.open) {}
+      ended_(!plan.open),
+      joinSamples_(std::llround(kJoinSeconds * config_.outputRate)) {}
 
 SpeechStream::~SpeechStream() { CountUnreadLocked(-unreadSamples_); }
 
@@ -29,9 +34,14 @@ void SpeechStream::Start() {
   MaybeProduceLocked();
 }
 
+// The chunk being read has a stretch for the reader. Its first stretch goes at once (the reader may
+// be waiting for audio), and so does its last; one made soon after the one before waits for the
+// next while they add up to less than kJoinSeconds.
 bool SpeechStream::ReadyLocked() const {
   auto it = started_.find(nextRead_);
-  return it != started_.end() && !it->second.empty();
+  if (it == started_.end() || it->second.pieces.empty()) return false;
+  const StartedChunk& chunk = it->second;
+  return !chunk.read || chunk.pieces.back().last || !chunk.quick || chunk.samples >= joinSamples_;
 }
 
 bool SpeechStream::DoneLocked() const { return ended_ && nextJob_ == jobs_.size() && started_.empty(); }
@@ -66,12 +76,17 @@ void SpeechStream::NotifyLocked() {
   if (awaited_ && !woken_ && (ReadyLocked() || !error_.empty() || DoneLocked())) woken_ = wake_(shared_from_this());
 }
 
-// Pool thread: hand a stretch of chunk `index` on as soon as it is made.
+// Pool thread: hand a stretch of chunk `index` on as it is made.
 void SpeechStream::Add(size_t index, AudioPiece piece) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (cancelled_.load()) return;
   CountUnreadLocked(piece.stretch.samples);
-  started_[index].push_back(std::move(piece));
+  StartedChunk& chunk = started_[index];
+  const auto now = std::chrono::steady_clock::now();
+  chunk.quick = chunk.lastMade != std::chrono::steady_clock::time_point{} && now - chunk.lastMade < kQuickStretch;
+  chunk.lastMade = now;
+  chunk.samples += piece.stretch.samples;
+  chunk.pieces.push_back(std::move(piece));
   NotifyLocked();
 }
 
@@ -100,7 +115,9 @@ void SpeechStream::Produce(size_t index) {
     errorCode_ = failureCode;
   } else if (complete && !cancelled_.load()) {
     CountUnreadLocked(tail.samples);
-    started_[index].push_back(AudioPiece{std::move(tail), true});
+    StartedChunk& chunk = started_[index];
+    chunk.samples += tail.samples;
+    chunk.pieces.push_back(AudioPiece{std::move(tail), true});
   }
   MaybeProduceLocked();
   NotifyLocked();
@@ -135,19 +152,22 @@ StreamRead SpeechStream::TakeLocked() {
   // Everything of the chunk made by now goes in one read: a reader that falls behind gets fewer,
   // longer stretches rather than a backlog of calls.
   auto it = started_.find(nextRead_);
-  AudioPiece piece = std::move(it->second.front());
-  it->second.pop_front();
-  while (!piece.last && !it->second.empty()) {
-    AudioPiece& more = it->second.front();
+  std::deque<AudioPiece>& pieces = it->second.pieces;
+  AudioPiece piece = std::move(pieces.front());
+  pieces.pop_front();
+  while (!piece.last && !pieces.empty()) {
+    AudioPiece& more = pieces.front();
     AudioStretch& into = piece.stretch;
     into.audio.insert(into.audio.end(), more.stretch.audio.begin(), more.stretch.audio.end());
     into.samples += more.stretch.samples;
     into.words.insert(into.words.end(), more.stretch.words.begin(), more.stretch.words.end());
     into.reached = more.stretch.reached;
     piece.last = more.last;
-    it->second.pop_front();
+    pieces.pop_front();
   }
   CountUnreadLocked(-piece.stretch.samples);
+  it->second.samples = 0;
+  it->second.read = true;
   if (piece.last) {
     started_.erase(it);
     ++nextRead_;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -90,6 +91,15 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   static std::atomic<int64_t> unreadBytes;
 
  private:
+  // A chunk started: its stretches not yet read, and when the last of them was made.
+  struct StartedChunk {
+    std::deque<AudioPiece> pieces;
+    int64_t samples = 0;  // in `pieces`
+    std::chrono::steady_clock::time_point lastMade;
+    bool quick = false;  // its last stretch came soon after the one before
+    bool read = false;   // the reader has had a stretch of it
+  };
+
   bool ReadyLocked() const;
   bool DoneLocked() const;
   bool DueLocked() const;
@@ -120,7 +130,10 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   size_t nextJob_ = 0;   // the next chunk to start
   size_t nextRead_ = 0;  // the chunk the reader is in
   // Chunks started and not yet read to their end, synthesised on several threads and read in order.
-  std::map<size_t, std::deque<AudioPiece>> started_;
+  std::map<size_t, StartedChunk> started_;
+  // A chunk's stretches made in quick succession wait for each other up to this much audio: each
+  // stretch handed on separately costs the reader's thread a wake, a copy and a turn of its loop.
+  const int64_t joinSamples_;
   size_t producing_ = 0;       // chunks being synthesised
   int64_t unreadSamples_ = 0;  // audio made and not yet read
   bool awaited_ = false;       // the reader waits

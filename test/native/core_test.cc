@@ -76,6 +76,7 @@ std::vector<int16_t> S16(const std::vector<uint8_t>& bytes) {
 struct SpokenChunk {
   std::vector<int16_t> samples;
   std::vector<ChunkWord> words;
+  size_t stretches = 0;  // as the backend handed them on
 };
 
 SpokenChunk SpeakChunk(Backend& backend, const std::string& voice, int rate, const std::string& text) {
@@ -91,6 +92,7 @@ SpokenChunk SpeakChunk(Backend& backend, const std::string& voice, int rate, con
   const AudioOut emit = [&](AudioStretch&& stretch) {
     bytes.insert(bytes.end(), stretch.audio.begin(), stretch.audio.end());
     out.words.insert(out.words.end(), stretch.words.begin(), stretch.words.end());
+    ++out.stretches;
   };
   AudioStretch tail;
   CHECK(SynthesizeChunk(config, job, cancelled, emit, tail, false));
@@ -196,20 +198,19 @@ void FliteChunkSpeaksWithWordEvents() {
   CheckSpeech(chunk, 16000, 8);
 }
 
-void SpeechStreamReadsChunksInOrderOffThePool() {
+StreamPlan FlitePlan(const std::vector<std::string>& texts) {
   StreamPlan plan;
   plan.config.backend = &FliteBackend::Instance();
   plan.config.voice.voice = "kal16";
   plan.config.outputRate = 16000;
   plan.config.encoding = Encoding::PcmS16le;
   plan.pool = &WorkerPool::Instance(2);
-  const std::vector<std::string> texts = {"One.", "Two words.", "And then three."};
   for (const std::string& text : texts) plan.chunks.push_back(OnePieceChunk(text));
-  // Each chunk alone, for what the stream must give in order.
-  std::vector<size_t> expected;
-  for (const std::string& text : texts)
-    expected.push_back(SpeakChunk(FliteBackend::Instance(), "kal16", 16000, text).samples.size());
+  return plan;
+}
 
+// Every read of a stream to its end, by a reader that waits to be woken whenever nothing is due.
+std::vector<AudioPiece> ReadToTheEnd(StreamPlan plan) {
   // The reader's side of a wake, shared with the pool threads that wake it.
   struct Reader {
     std::mutex mutex;
@@ -231,7 +232,7 @@ void SpeechStreamReadsChunksInOrderOffThePool() {
         return true;
       });
   stream->Start();
-  std::vector<size_t> chunks(1, 0);
+  std::vector<AudioPiece> reads;
   for (;;) {
     std::optional<StreamRead> read = stream->Read();
     while (!read) {
@@ -242,12 +243,48 @@ void SpeechStreamReadsChunksInOrderOffThePool() {
       read = stream->Resume();
     }
     CHECK(read->kind != StreamRead::Kind::Failure);
-    if (read->kind == StreamRead::Kind::End) break;
-    chunks.back() += static_cast<size_t>(read->piece.stretch.samples);
-    if (read->piece.last) chunks.push_back(0);
+    if (read->kind == StreamRead::Kind::End) return reads;
+    reads.push_back(std::move(read->piece));
+  }
+}
+
+void SpeechStreamReadsChunksInOrderOffThePool() {
+  const std::vector<std::string> texts = {"One.", "Two words.", "And then three."};
+  // Each chunk alone, for what the stream must give in order.
+  std::vector<size_t> expected;
+  for (const std::string& text : texts)
+    expected.push_back(SpeakChunk(FliteBackend::Instance(), "kal16", 16000, text).samples.size());
+  std::vector<size_t> chunks(1, 0);
+  for (const AudioPiece& piece : ReadToTheEnd(FlitePlan(texts))) {
+    chunks.back() += static_cast<size_t>(piece.stretch.samples);
+    if (piece.last) chunks.push_back(0);
   }
   chunks.pop_back();
   CHECK(chunks == expected);
+}
+
+// A backend far faster than real time hands a long chunk on in stretches of about a second, not in
+// every stretch it makes; the first still goes at once, and nothing is lost or reordered.
+void SpeechStreamJoinsAFastChunksStretches() {
+  std::string text;
+  for (int i = 0; i < 8; ++i) text += "the birch canoe slid on the smooth planks and ";
+  text += "that was all.";
+  const SpokenChunk alone = SpeakChunk(FliteBackend::Instance(), "kal16", 16000, text);
+  const std::vector<AudioPiece> reads = ReadToTheEnd(FlitePlan({text}));
+  std::vector<int16_t> samples;
+  size_t words = 0;
+  for (const AudioPiece& piece : reads) {
+    const std::vector<int16_t> stretch = S16(piece.stretch.audio);
+    samples.insert(samples.end(), stretch.begin(), stretch.end());
+    words += piece.stretch.words.size();
+  }
+  CHECK(samples == alone.samples);
+  CHECK(words == alone.words.size());
+  CHECK(reads.back().last);
+  const size_t seconds = alone.samples.size() / 16000;
+  if (!(alone.stretches > 2 * seconds && reads.size() > 1 && reads.size() <= alone.stretches / 2))
+    throw Failure(std::to_string(reads.size()) + " reads of " + std::to_string(alone.stretches) + " stretches, " +
+                  std::to_string(seconds) + " s of audio");
 }
 
 void ResamplerGivesTheExactLength() {
@@ -340,6 +377,7 @@ const Case kCases[] = {
     {"espeak-chunk-speaks-with-word-events", EspeakChunkSpeaksWithWordEvents},
     {"flite-chunk-speaks-with-word-events", FliteChunkSpeaksWithWordEvents},
     {"speech-stream-reads-chunks-in-order-off-the-pool", SpeechStreamReadsChunksInOrderOffThePool},
+    {"speech-stream-joins-a-fast-chunks-stretches", SpeechStreamJoinsAFastChunksStretches},
     {"resampler-gives-the-exact-length", ResamplerGivesTheExactLength},
     {"pcm-encodings-give-their-bytes", PcmEncodingsGiveTheirBytes},
     {"encoders-write-their-formats-magic", EncodersWriteTheirFormatsMagic},
