@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
-import { espeakPrograms, startEspeakHost, type EspeakHost, type Pass } from '../harness/espeak-runs.js'
+import { espeakPrograms, startEngineHost, type EngineHost, type Pass } from '../harness/core-runs.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
 
@@ -24,8 +24,8 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!
   const started = Date.now()
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-tts-scaling-'))
-  const hosts = new Map<number, EspeakHost>()
-  for (const n of CORE_COUNTS) hosts.set(n, await startEspeakHost({ cpus: n }))
+  const hosts = new Map<number, EngineHost>()
+  for (const n of CORE_COUNTS) hosts.set(n, await startEngineHost({ cpus: n }))
   // About 470 s of audio per core a pass, from each subject.
   const subjects = CORE_COUNTS.flatMap((n) => [
     { n, what: 'raw limit', run: () => espeakPrograms(dir, n, { cpus: n }) },
