@@ -109,7 +109,8 @@ async function status(id: string, key = KEY): Promise<{ code: number; body: JobS
 async function watch(id: string, seen: JobStatus[], until: (status: JobStatus) => boolean, ms: number): Promise<JobStatus> {
   const deadline = Date.now() + ms
   for (;;) {
-    const { body } = await status(id)
+    const { code, body } = await status(id)
+    expect(code, JSON.stringify(body)).toBe(200)  // a job's status is read whatever it is doing
     seen.push(body)
     if (until(body)) return body
     if (Date.now() > deadline) throw new Error(`job ${id} still ${JSON.stringify(body)} after ${ms} ms`)
@@ -225,6 +226,32 @@ describe('long-form jobs', () => {
     } finally {
       await replica.close(1000)
       await short.close()
+    }
+  }, 60_000)
+
+  it('a status read as its job completes shows the result, never an error', async () => {
+    if (!workers.some((worker) => worker.child.exitCode === null && worker.child.signalCode === null)) {
+      const worker = startWorker(redis.url, dir)
+      workers.push(worker)
+      await worker.waitFor((entry) => entry.msg === 'ready')
+    }
+    const replica = await start('standalone', { engine, keys: [OTHER_KEY], routes: jobRoutes(jobs) })
+    try {
+      for (let i = 0; i < 12; i++) {
+        const text = `Short job number ${i + 1}.`
+        const made = await post(replica.base, '/jobs', request(text), { 'x-api-key': OTHER_KEY })
+        const { job_id: id } = (await made.json()) as JobStatus
+        // Read without a pause, so that reads fall while the job completes.
+        for (let state = ''; state !== 'completed'; ) {
+          const response = await fetch(`${replica.base}/jobs/${id}`, { headers: { 'x-api-key': OTHER_KEY } })
+          const body = (await response.json()) as JobStatus
+          expect(response.status, JSON.stringify(body)).toBe(200)
+          state = body.state
+          if (state === 'completed') expect(body.progress.characters).toBe(text.length)
+        }
+      }
+    } finally {
+      await replica.close(1000)
     }
   }, 60_000)
 

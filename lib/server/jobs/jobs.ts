@@ -177,14 +177,13 @@ export class JobService {
   }
 
   async status(keyId: string, id: string): Promise<JobStatus> {
-    const job = await this.owned(keyId, id)
-    return this.statusOf(job, await this.stateOf(job), await this.cancelled(id))
+    const { job, state } = await this.ownedInState(keyId, id)
+    return this.statusOf(job, state, await this.cancelled(id))
   }
 
   /** Cancels a queued or running job (a finished one is left as it is); its status then. */
   async cancel(keyId: string, id: string): Promise<JobStatus> {
-    const job = await this.owned(keyId, id)
-    const state = await this.stateOf(job)
+    const { job, state } = await this.ownedInState(keyId, id)
     if (state === 'queued' || state === 'running') {
       await this.client.set(this.cancelKey(id), '1', 'EX', Math.ceil(this.options.resultTtlSeconds)).catch((cause: unknown) => {
         throw unavailable(cause)
@@ -206,9 +205,9 @@ export class JobService {
    * read, by an encoder of the read's own.
    */
   async *audio(keyId: string, id: string, signal: AbortSignal): AsyncGenerator<Buffer> {
-    const job = await this.owned(keyId, id)
+    const { job, state } = await this.ownedInState(keyId, id)
     const { format } = job.data
-    const complete = (await this.stateOf(job)) === 'completed' ? job.returnvalue : undefined
+    const complete = state === 'completed' ? job.returnvalue : undefined
     const pcm = this.pcm(keyId, job, signal)
     if (isCompressed(format)) {
       yield* encoded(pcm, format, complete?.samples)
@@ -240,10 +239,15 @@ export class JobService {
     }
   }
 
-  /** The job's queue state and the bytes of its file that are its own, read without its data (the transcript). */
+  /**
+   * The job's queue state and the bytes of its file that are its own, read without its data (the
+   * transcript). The state first: a job seen completed has its result written, where a result read
+   * beside the state could predate a completion the state shows, and end the audio short.
+   */
   private async committed(id: string): Promise<{ state: string; committed: number }> {
     try {
-      const [state, [progress, returned]] = await Promise.all([this.queue.getJobState(id), this.client.hmget(this.queue.toKey(id), 'progress', 'returnvalue')])
+      const state = await this.queue.getJobState(id)
+      const [progress, returned] = await this.client.hmget(this.queue.toKey(id), 'progress', 'returnvalue')
       const parse = (field: string | null | undefined) => (field == null ? undefined : (JSON.parse(field) as unknown))
       return { state, committed: doneOf(state === 'completed' ? parse(returned) : parse(progress)).bytes }
     } catch (cause) {
@@ -344,6 +348,17 @@ export class JobService {
     const expired = job?.finishedOn !== undefined && job.finishedOn + this.options.resultTtlSeconds * 1000 <= Date.now()
     if (!job || job.data.keyId !== keyId || expired) throw new TtsError('JOB_NOT_FOUND', `no job ${id} of this key (a finished job is kept ${this.options.resultTtlSeconds} s)`)
     return job
+  }
+
+  /**
+   * The job and its state. The two are read one after the other: a job that completed between them
+   * is read again, so that its result is there to show.
+   */
+  private async ownedInState(keyId: string, id: string): Promise<{ job: QueuedJob; state: JobState }> {
+    const job = await this.owned(keyId, id)
+    const state = await this.stateOf(job)
+    if (state === 'completed' && job.returnvalue == null) return { job: await this.owned(keyId, id), state }
+    return { job, state }
   }
 
   private async stateOf(job: QueuedJob): Promise<JobState> {
