@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { NativeCounters } from '../../lib/native.js'
-import type { CliCommand } from './subjects.js'
+import { subjectById, type CliCommand, type Subject } from './subjects.js'
 import { HARVARD_SENTENCES } from './texts.js'
 import { wavDurationSeconds } from './wav-duration.js'
 
@@ -17,13 +17,18 @@ import { wavDurationSeconds } from './wav-duration.js'
 export const harvardTimes = (times: number) => Array.from({ length: times }, () => HARVARD_SENTENCES.join(' ')).join(' ')
 
 /** The 20 Harvard sentences ten times over, as one text: about 470 s of audio. */
-export const ESPEAK_PROGRAM_TEXT = harvardTimes(10)
+const ESPEAK_PROGRAM_TEXT = harvardTimes(10)
 
 // The host beside the study, in whatever form it runs (TypeScript under tsx, or bundled).
 const HOST = fileURLToPath(new URL(`../workers/engine-host${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url))
 const GNU_TIME = '/usr/bin/time'
 const ESPEAK_ARGS = process.env.ESPEAK_NG_PATH ? [`--path=${process.env.ESPEAK_NG_PATH}`] : []
-const ESPEAK_PROGRAM: CliCommand = { command: 'espeak-ng', args: (text, wavPath) => [...ESPEAK_ARGS, '-v', 'en-us+f3', '-w', wavPath, text] }
+
+/** The subject's program, as this machine runs it (espeak-ng reading ESPEAK_NG_PATH's data where it is set). */
+export function programOf(subject: Subject): CliCommand {
+  const cli = subject.cli!
+  return cli.command === 'espeak-ng' ? { command: cli.command, args: (text, wavPath) => [...ESPEAK_ARGS, ...cli.args(text, wavPath)] } : cli
+}
 
 /** Audio made per second of wall time; CPU time over wall time where it was counted; an engine's V8 major collections a second, and its counters. */
 export type Pass = { audioPerSecond: number; cpuPerWall?: number; majorGcPerSecond?: number; counters?: NativeCounters }
@@ -87,5 +92,5 @@ export function programsAtOnce(dir: string, count: number, program: CliCommand, 
 
 /** `count` espeak-ng processes at once (en-us+f3), each writing ESPEAK_PROGRAM_TEXT, as programsAtOnce. */
 export function espeakPrograms(dir: string, count: number, options: { cpus?: number; cpuTime?: boolean } = {}): Promise<Pass> {
-  return programsAtOnce(dir, count, ESPEAK_PROGRAM, ESPEAK_PROGRAM_TEXT, options)
+  return programsAtOnce(dir, count, programOf(subjectById('espeak')), ESPEAK_PROGRAM_TEXT, options)
 }

@@ -16,7 +16,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
-import { espeakPrograms, harvardTimes, programsAtOnce, startEngineHost, type EngineHost, type Pass } from '../harness/core-runs.js'
+import { harvardTimes, programOf, programsAtOnce, startEngineHost, type EngineHost, type Pass } from '../harness/core-runs.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
 import { subjectById } from '../harness/subjects.js'
@@ -70,9 +70,7 @@ async function main(): Promise<void> {
       { build: SIZED, host: await host({ subject: subject.id, nodeOptions: HEAP_OPTIONS }) },
       ...(BASELINE ? [{ build: BASELINE_LABEL, host: await host({ subject: subject.id, binding: BASELINE }) }] : []),
     ]
-    const limit = subject.id === 'espeak'
-      ? () => espeakPrograms(dir, CORES, { cpuTime: true })
-      : () => programsAtOnce(dir, CORES, subject.cli!, harvardTimes(times), { cpuTime: true })
+    const limit = () => programsAtOnce(dir, CORES, programOf(subject), harvardTimes(times), { cpuTime: true })
     subjects.push({ voice: name, build: `raw limit: ${CORES} \`${subject.cli!.command}\` processes`, text: `the 20, ${times} times, as one text`, run: limit })
     for (const whole of [false, true]) {
       for (const { build, host } of builds) {
