@@ -10,7 +10,7 @@ import { chunkRenderedUnits, type ChunkShape } from './chunker.js'
 import { ipaWordToPhonemes } from './ipa/index.js'
 import { parseMarkup, parseMarkupPrefix, type AliasSegment, type DigitsSegment, type Segment, type TextSegment } from './parser.js'
 import { createReader } from './readers.js'
-import { splitSentences } from './sentences.js'
+import { mayEndSentence, splitSentences } from './sentences.js'
 import type { Lexicon } from './lexicon.js'
 import { isSsml, mayBecomeSsml, parseSsml, type SsmlDocument } from './ssml/document.js'
 import type { TokenReader, WordCollector } from './token-reader.js'
@@ -338,6 +338,9 @@ export class SpeechPlanner {
       return this.ssmlSentences(await parseSsml(document, options, breathe), document.length, breathe)
     }
     const text = this.pending.slice(0, limit)
+    // Text being written, with no tag and nothing that can end a sentence, has no sentence ready and
+    // nothing to refuse: it is not parsed again for each word that is added to it.
+    if (!final && !text.includes('<') && !mayEndSentence(text)) return { sentences: [], end: 0, ...SAME_PLACE }
     // Only the whole of the ended text must have every tag closed; a prefix may stop before one.
     const parsed = this.ended && limit === this.pending.length ? { segments: parseMarkup(text), end: text.length } : parseMarkupPrefix(text)
     const split = splitSentences(parsed.segments, this.opts.language, final, parsed.end)

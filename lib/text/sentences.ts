@@ -15,6 +15,13 @@ const SENTENCE_MARKS = /[。．！？….!?]+["'”’»)\]」』）]*/gu
 const CJK_MARK = /[。．！？…]/u
 const SPACE = /\s/
 const NON_SPACE = /\S/g
+/** Every character that may end a sentence in some language (SENTENCE_MARKS, tokens.ts's SENTENCE_END) and the line break. */
+const MAY_END_SENTENCE = /[\n.!?。．！？…‼⁇⁈⁉؟।]/u
+
+/** Whether `text` holds anything that can end a sentence: without it, text still being written has no sentence complete. */
+export function mayEndSentence(text: string): boolean {
+  return MAY_END_SENTENCE.test(text)
+}
 
 export interface SentenceSplit {
   sentences: Segment[][]

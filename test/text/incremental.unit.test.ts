@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { planSpeech, SpeechPlanner, type PlanOptions, type SpeechPlan } from '../../lib/text/index.js'
+import { parseMarkupPrefix } from '../../lib/text/parser.js'
+import { mayEndSentence, splitSentences } from '../../lib/text/sentences.js'
+import type { Language } from '../../lib/text/types.js'
 
 const CASES: [string, PlanOptions][] = [
   ["Pay $3.50 to <phonemes>ˈtʃiːz</phonemes> now.<break time='400ms'/> Call <digits>5 5 5</digits>, Dr. Smith. Bye.", { language: 'en', backend: 'espeak' }],
@@ -59,5 +62,24 @@ describe('SpeechPlanner: text written in pieces', () => {
     planner.write('emes>ˈtʃiːz</phonemes>')
     planner.end()
     expect((await planner.take()).words.map((word) => [word.text, word.start])).toEqual([['ˈtʃiːz', 30]])
+  })
+
+  it('parses text being written again only when it holds something that can end a sentence: every character that does', () => {
+    // Text without such a character is taken to have no sentence ready; a character that ends one
+    // and is missing from mayEndSentence would leave that sentence unplanned until the text ends.
+    const ends = (text: string, language: Language) => {
+      const { segments, end } = parseMarkupPrefix(text)
+      return splitSentences(segments, language, false, end).sentences.length > 0
+    }
+    const missed: string[] = []
+    for (let code = 1; code < 0x10000; code++) {
+      if (code >= 0xd800 && code < 0xe000) continue
+      const c = String.fromCharCode(code)
+      if (c === '<') continue  // a tag: text holding one is always parsed
+      const texts: [string, Language][] = [[`one${c} two`, 'en'], [`un${c} deux`, 'fr'], [`你${c}好`, 'zh'], [`你${c} 好`, 'zh'], [`これ${c}あれ`, 'ja']]
+      if (texts.some(([text, language]) => ends(text, language)) && !mayEndSentence(c)) missed.push(`U+${code.toString(16).padStart(4, '0')}`)
+    }
+    expect(missed).toEqual([])
+    expect(mayEndSentence('no end here, nor here')).toBe(false)
   })
 })
