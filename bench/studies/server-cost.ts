@@ -2,17 +2,19 @@
  * What the service costs over the engine it serves: in one sitting, interleaved, the audio seconds
  * a second that the engine makes in-process and that `svc-tts serve` makes over HTTP (synthesis
  * threads at nice 0 and at nice 10) at 2, 4, 16 and 64 concurrent closed-loop clients, for
- * espeak-ng, flite kal16 and flite slt. Writes its section of bench/RESULTS.md.
+ * espeak-ng, flite kal16 and flite slt; the CPU each side spends a request; and the floor, a bare
+ * node:http server handing out the same audio made once, which bounds what any HTTP service can
+ * reach of the in-process rate on cores its client shares. Writes its section of bench/RESULTS.md.
  *
  *   node --import tsx bench/studies/server-cost.ts      (PASSES=5 SECONDS=2 by default)
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { Agent, request } from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
 import { createEngine, PREDEFINED_VOICES, type Engine } from '../../lib/index.js'
 import { DEFAULT_THREAD_NICE } from '../../lib/engine/options.js'
-import { mainThreadCpuMs } from '../harness/main-thread-cpu.js'
+import { mainThreadCpuMs, processCpuMs } from '../harness/cpu-time.js'
 import { writeSection } from '../harness/results.js'
 import { median, spread } from '../harness/stats.js'
 
@@ -21,6 +23,8 @@ const KEY = 'sk_bench_0000000000000000000000000000000000000000'
 const PASSES = Number(process.env.PASSES ?? 5)
 const SECONDS = Number(process.env.SECONDS ?? 2)
 const CONCURRENCY = [2, 4, 16, 64]
+/** The subject that serves audio made once: what HTTP costs on these cores with nothing else to do. */
+const FLOOR = 'HTTP floor'
 const NICES = [0, 10]
 const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
 const voiceId = (name: string) => PREDEFINED_VOICES.find((v) => v.record.name === name)!.record.voice_id
@@ -63,6 +67,25 @@ function startServer(nice: number): Promise<Served> {
   })
 }
 
+/** The floor: a bare node:http server answering each body with its audio, made once (bench/workers/http-floor-host.ts). */
+async function startFloor(): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(path.join(import.meta.dirname, '../workers/http-floor-host.ts'), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { port: number }))
+    child.once('exit', (code) => reject(new Error(`the floor server exited with ${code} before listening`)))
+  })
+  return { child, port }
+}
+
+/** "lowest-highest" of figures, to two places. */
+const range = (values: readonly number[]) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`
+
+/** This process's CPU milliseconds, every thread (the in-process engine's, or the HTTP client's). */
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
 /** Audio seconds a second over `seconds` of `clients` closed loops, each starting its next request once the last one's audio is read; and how many requests. */
 async function closedLoop(clients: number, seconds: number, once: () => Promise<number>, bytesPerSecond: number): Promise<{ rate: number; requests: number }> {
   const started = performance.now()
@@ -96,6 +119,7 @@ function overHttp(port: number, agent: Agent, voice: Voice): () => Promise<numbe
       let bytes = 0
       response.on('data', (part: Buffer) => (bytes += part.length))
       response.on('end', () => resolve(bytes))
+      response.on('error', reject)
     })
     req.on('error', reject)
     req.end(body)
@@ -109,54 +133,96 @@ async function main(): Promise<void> {
   const engine = await createEngine()
   const servers = new Map<number, Served>()
   for (const nice of NICES) servers.set(nice, await startServer(nice))
+  const floor = await startFloor()
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity })
   type Subject = { label: string; once: (voice: Voice) => () => Promise<number>; pid?: number }
   const subjects: Subject[] = [
     { label: 'in-process', once: (voice) => inProcess(engine, voice) },
     ...NICES.map((nice) => ({ label: `HTTP nice ${nice}`, once: (voice: Voice) => overHttp(servers.get(nice)!.port, agent, voice), pid: servers.get(nice)!.child.pid! })),
+    { label: FLOOR, once: (voice) => overHttp(floor.port, agent, voice), pid: floor.child.pid! },
   ]
   const figures = new Map<string, number[]>()
   /** The server's main-thread CPU per request, in ms, for each HTTP cell. */
   const mainCpu = new Map<string, number[]>()
+  /** CPU per request, in ms, of every thread of this process (the engine in-process, else the client) and of the server's process. */
+  const ownCpu = new Map<string, number[]>()
+  const serverCpu = new Map<string, number[]>()
+  const add = (figures: Map<string, number[]>, key: string, value: number) => figures.set(key, [...(figures.get(key) ?? []), value])
   const cell = (voice: Voice, clients: number, label: string) => `${voice.name}|${clients}|${label}`
-  for (const voice of VOICES) for (const subject of subjects) await closedLoop(4, 0.5, subject.once(voice), voice.sampleRate * 2)  // warm-up
-  for (let pass = 0; pass < PASSES; pass++) {
-    for (const voice of VOICES) {
-      for (const clients of CONCURRENCY) {
-        for (let turn = 0; turn < subjects.length; turn++) {
-          const subject = subjects[(turn + pass) % subjects.length]!
-          const cpuBefore = subject.pid === undefined ? 0 : mainThreadCpuMs(subject.pid)
-          const { rate, requests } = await closedLoop(clients, SECONDS, subject.once(voice), voice.sampleRate * 2)
-          const key = cell(voice, clients, subject.label)
-          figures.set(key, [...(figures.get(key) ?? []), rate])
-          if (subject.pid !== undefined) mainCpu.set(key, [...(mainCpu.get(key) ?? []), (mainThreadCpuMs(subject.pid) - cpuBefore) / requests])
+  try {
+    for (const voice of VOICES) for (const subject of subjects) await closedLoop(4, 0.5, subject.once(voice), voice.sampleRate * 2)  // warm-up
+    for (let pass = 0; pass < PASSES; pass++) {
+      for (const voice of VOICES) {
+        for (const clients of CONCURRENCY) {
+          for (let turn = 0; turn < subjects.length; turn++) {
+            const subject = subjects[(turn + pass) % subjects.length]!
+            const mainBefore = subject.pid === undefined ? 0 : mainThreadCpuMs(subject.pid)
+            const serverBefore = subject.pid === undefined ? 0 : processCpuMs(subject.pid)
+            const ownBefore = ownCpuMs()
+            const { rate, requests } = await closedLoop(clients, SECONDS, subject.once(voice), voice.sampleRate * 2)
+            const key = cell(voice, clients, subject.label)
+            add(figures, key, rate)
+            add(ownCpu, key, (ownCpuMs() - ownBefore) / requests)
+            if (subject.pid !== undefined) {
+              add(mainCpu, key, (mainThreadCpuMs(subject.pid) - mainBefore) / requests)
+              add(serverCpu, key, (processCpuMs(subject.pid) - serverBefore) / requests)
+            }
+          }
         }
       }
     }
+  } finally {
+    // However the passes end, the servers go with them.
+    agent.destroy()
+    for (const served of servers.values()) served.child.kill('SIGTERM')
+    floor.child.kill('SIGTERM')
+    await engine.close()
   }
-  agent.destroy()
-  for (const served of servers.values()) served.child.kill('SIGTERM')
-  await engine.close()
   const loadAfterThroughput = loadavg()[0]!
 
   const rows: string[] = []
+  const cpuRows: string[] = []
+  const readings: string[] = []
   for (const voice of VOICES) {
+    const floors: number[] = []
+    const ceilings: number[] = []
+    const extras: number[] = []
     for (const clients of CONCURRENCY) {
       const local = figures.get(cell(voice, clients, 'in-process'))!
       const http = NICES.map((nice) => figures.get(cell(voice, clients, `HTTP nice ${nice}`))!)
       const cpu = NICES.map((nice) => median(mainCpu.get(cell(voice, clients, `HTTP nice ${nice}`))!).toFixed(2))
       rows.push(`| ${voice.name} | ${clients} | ${spread(local)} | ${http.map((values) => `${spread(values)} | ${(median(values) / median(local)).toFixed(2)}`).join(' | ')} | ${cpu.join(' / ')} |`)
+      const at = (label: string) => cell(voice, clients, label)
+      const engineMs = median(ownCpu.get(at('in-process'))!)
+      const served = (label: string) => ({ server: median(serverCpu.get(at(label))!), client: median(ownCpu.get(at(label))!) })
+      const nice0 = served('HTTP nice 0')
+      const bare = served(FLOOR)
+      const floorMs = bare.server + bare.client
+      const ceiling = engineMs / (engineMs + floorMs)
+      cpuRows.push(`| ${voice.name} | ${clients} | ${engineMs.toFixed(2)} | ${nice0.server.toFixed(2)} + ${nice0.client.toFixed(2)} | ${spread(figures.get(at(FLOOR))!)} | ${bare.server.toFixed(2)} + ${bare.client.toFixed(2)} | ${ceiling.toFixed(2)} |`)
+      floors.push(floorMs)
+      ceilings.push(ceiling)
+      extras.push(nice0.server + nice0.client - engineMs)
     }
+    readings.push(`${voice.name}: the floor ${range(floors)} ms a request, a ceiling of ${range(ceilings)}; svc-tts serve and its client ${range(extras)} ms over the engine in-process`)
   }
   const section = writeSection('server-cost', `## Server cost
 
 Generated by \`node --import tsx bench/studies/server-cost.ts\` (PASSES=${PASSES} SECONDS=${SECONDS}); ${new Date().toISOString()}, ${((Date.now() - started) / 1000).toFixed(0)} s, ${cpus().length} cores shared with other work, 1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfterThroughput.toFixed(2)} after the throughput passes and ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows up in every figure).
 
-Throughput: audio seconds made a second by N closed-loop clients, each sending its next request once the last one's audio is read, for ${SECONDS} s a cell: "${TEXT}", raw pcm_s16le at the voice's rate. In-process: \`engine.stream()\` in this process (synthesis threads at the default nice ${DEFAULT_THREAD_NICE}). HTTP: POST /text_to_speech/streaming on keep-alive node:http connections to \`svc-tts serve\` in its own process (a log line per request, read by this process as a log collector would), its synthesis threads at nice 0 or 10; this process is the client and shares the ${cpus().length} cores. ${PASSES} passes, each cell once a pass, the subjects of a cell back to back in an order that turns each pass. Median (p5-p95 over the passes; with ${PASSES} passes, about the lowest and highest); ratio = HTTP median / in-process median. The server's main-thread CPU a request (from /proc, median over the passes) is the figure the machine's other work inflates least. Over HTTP the same cores also run the client's side of every request (node:http parsing what the in-process figure never pays) and the server's event loop (about 1.5-2 ms of CPU a request: HTTP parsing, the request's validation, planning, the writes and the log line), so on 2 cores a voice whose synthesis takes less CPU than that per request cannot reach 0.9 of its in-process rate.
+Throughput: audio seconds made a second by N closed-loop clients, each sending its next request once the last one's audio is read, for ${SECONDS} s a cell: "${TEXT}", raw pcm_s16le at the voice's rate. In-process: \`engine.stream()\` in this process (synthesis threads at the default nice ${DEFAULT_THREAD_NICE}). HTTP: POST /text_to_speech/streaming on keep-alive node:http connections to \`svc-tts serve\` in its own process (a log line per request, read by this process as a log collector would), its synthesis threads at nice 0 or 10; this process is the client and shares the ${cpus().length} cores. ${PASSES} passes, each cell once a pass, the subjects of a cell back to back in an order that turns each pass. Median (p5-p95 over the passes; with ${PASSES} passes, about the lowest and highest); ratio = HTTP median / in-process median. The server's main-thread CPU a request (from /proc, median over the passes) is the figure the machine's other work inflates least. Over HTTP the same cores also run the client's side of every request (node:http parsing what the in-process figure never pays) and the server's event loop (HTTP parsing, the request's validation, planning, the writes and the log line); the second table says what that costs.
 
 | synthesizer | clients | in-process, audio s/s | HTTP nice 0 | ratio | HTTP nice 10 | ratio | server main thread, CPU ms a request (nice 0 / 10) |
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
+
+CPU a request, in the same cells (ms, median over the passes; from /proc for a server's process, every thread, and from \`process.cpuUsage()\` for this one): in-process, the engine's (its event loop and its synthesis threads); over HTTP, the server's process + this process as its client. The floor: a bare node:http server in its own process (bench/workers/http-floor-host.ts) that answers each request, once its body is read, with that request's audio in one write, made once and kept: no synthesis, validation, keys or log line, only what handing the same bytes to a node:http client over loopback costs both sides. Its audio seconds a second are what the cores give HTTP alone. Where the cores are the limit (both busy), a service that did the engine's work and nothing more than the floor's would make at most engine / (engine + floor) of the in-process rate: the last column, the ceiling any HTTP service has on these cores with its client beside it.
+
+| synthesizer | clients | in-process, CPU ms a request | HTTP nice 0, server + client | floor, audio s/s | floor, server + client | ceiling of HTTP / in-process |
+| --- | --- | --- | --- | --- | --- | --- |
+${cpuRows.join('\n')}
+
+Reading (C = ${CONCURRENCY.join(', ')}): ${readings.join('; ')}. What a service spends beyond the floor is its own work (parsing and checking the request, keys and limits, metrics, the log line, a write per part of the audio), and on cores its client shares, every ms of it comes off the rate.
 `)
   process.stdout.write(section)
 }

@@ -17,7 +17,7 @@ import WebSocket from 'ws'
 import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
 import { espeakPrograms } from '../harness/core-runs.js'
 import { httpFirstByte } from '../harness/http-first-byte.js'
-import { mainThreadCpuMs } from '../harness/main-thread-cpu.js'
+import { mainThreadCpuMs } from '../harness/cpu-time.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
 

@@ -1,0 +1,17 @@
+/** CPU time of a process, or of its main thread (its event loop), from /proc. */
+import { readFileSync } from 'node:fs'
+
+/** Linux's USER_HZ: /proc counts CPU time in these ticks. */
+const CLOCK_TICKS = 100
+
+/** User and system ticks of a /proc stat line, in ms (10 ms resolution). */
+function statCpuMs(file: string): number {
+  const fields = readFileSync(file, 'utf8').replace(/^.*\) /, '').split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+}
+
+/** CPU milliseconds the main thread of process `pid` has used: the figure the machine's other work inflates least. */
+export const mainThreadCpuMs = (pid: number): number => statCpuMs(`/proc/${pid}/task/${pid}/stat`)
+
+/** CPU milliseconds process `pid` has used, every thread of it. */
+export const processCpuMs = (pid: number): number => statCpuMs(`/proc/${pid}/stat`)
