@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   /** CPU per request, in ms, of every thread of this process (the engine in-process, else the client) and of the server's process. */
   const ownCpu = new Map<string, number[]>()
   const serverCpu = new Map<string, number[]>()
-  const add = (figures: Map<string, number[]>, key: string, value: number) => figures.set(key, [...(figures.get(key) ?? []), value])
+  const add = (into: Map<string, number[]>, key: string, value: number) => into.set(key, [...(into.get(key) ?? []), value])
   const cell = (voice: Voice, clients: number, label: string) => `${voice.name}|${clients}|${label}`
   try {
     for (const voice of VOICES) for (const subject of subjects) await closedLoop(4, 0.5, subject.once(voice), voice.sampleRate * 2)  // warm-up
