@@ -275,6 +275,33 @@ export function fromNativeError(cause: unknown, doing: string): TtsError {
   return new TtsError(code, `${doing}: ${message}`, { cause, ...(typeof nativeCode === 'string' && { extra: { native_code: nativeCode } }) })
 }
 
+/**
+ * A stretch as the addon's SynthStream gives it: the audio, and its numbers in one array,
+ * [samples, last, reached piece, reached char, then piece, char, start, end of each word]. Made
+ * into objects here, in JavaScript, where that costs a fraction of setting each property from C++.
+ */
+type PackedChunk = [audio: Buffer, numbers: Float64Array]
+
+type AddonAsBuilt = Omit<NativeAddon, 'SynthStream'> & {
+  // next() resolves with a PackedChunk or null; typed wider so that the class below may override it.
+  SynthStream: new (plan: NativePlan) => Omit<NativeSynthStream, 'next'> & { next(): Promise<unknown> }
+}
+
+function unpackChunk([audio, numbers]: PackedChunk): NativeChunk {
+  const words: NativeWord[] = []
+  for (let i = 4; i < numbers.length; i += 4) words.push({ piece: numbers[i]!, char: numbers[i + 1]!, start: numbers[i + 2]!, end: numbers[i + 3]! })
+  return { audio, samples: numbers[0]!, last: numbers[1] === 1, words, reached: { piece: numbers[2]!, char: numbers[3]! } }
+}
+
+function withChunksUnpacked(built: AddonAsBuilt): NativeAddon {
+  class SynthStream extends built.SynthStream {
+    override next(): Promise<NativeChunk | null> {
+      return (super.next() as Promise<PackedChunk | null>).then((packed) => packed && unpackChunk(packed))
+    }
+  }
+  return { ...built, SynthStream }
+}
+
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 let loaded: { addon: NativeAddon; file: string } | undefined
 
@@ -299,7 +326,7 @@ function load(): { addon: NativeAddon; file: string } {
   const require = createRequire(import.meta.url)
   try {
     const file = process.env.SVC_TTS_NATIVE_BINDING ?? (require('node-gyp-build') as { path(dir: string): string }).path(packageRoot)
-    loaded = { addon: require(file) as NativeAddon, file }
+    loaded = { addon: withChunksUnpacked(require(file) as AddonAsBuilt), file }
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause)
     throw new TtsError('NATIVE_LOAD_FAILED', `svc-tts could not load its native addon: ${reason}. ${BUILD_FROM_SOURCE_HINT}`, { cause })

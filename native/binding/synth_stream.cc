@@ -1,5 +1,6 @@
 #include "binding/synth_stream.h"
 
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,28 +13,44 @@
 namespace svc {
 namespace {
 
-Napi::Value ToJs(Napi::Env env, const AudioPiece& piece) {
-  const AudioStretch& stretch = piece.stretch;
-  Napi::Object out = Napi::Object::New(env);
-  out.Set("audio", Napi::Buffer<uint8_t>::Copy(env, stretch.audio.data(), stretch.audio.size()));
-  out.Set("samples", Napi::Number::New(env, static_cast<double>(stretch.samples)));
-  out.Set("last", Napi::Boolean::New(env, piece.last));
-  Napi::Array words = Napi::Array::New(env, stretch.words.size());
-  for (size_t i = 0; i < stretch.words.size(); ++i) {
-    const ChunkWord& w = stretch.words[i];
-    Napi::Object word = Napi::Object::New(env);
-    word.Set("piece", w.piece);
-    word.Set("char", w.charStart);
-    word.Set("start", Napi::Number::New(env, static_cast<double>(w.startSample)));
-    word.Set("end", Napi::Number::New(env, static_cast<double>(w.endSample)));
-    words.Set(static_cast<uint32_t>(i), word);
+// [audio, numbers]: the audio of the read's stretches joined, and the numbers [samples, last,
+// reached piece, reached char, then piece, char, start, end of each word], unpacked in
+// lib/native.ts. Objects with named properties made from here cost more than the audio's copy
+// (each property a call into V8's runtime).
+Napi::Value ToJs(Napi::Env env, const std::vector<AudioPiece>& pieces) {
+  size_t bytes = 0;
+  size_t words = 0;
+  int64_t samples = 0;
+  for (const AudioPiece& piece : pieces) {
+    bytes += piece.stretch.audio.size();
+    words += piece.stretch.words.size();
+    samples += piece.stretch.samples;
   }
-  out.Set("words", words);
-  Napi::Object reached = Napi::Object::New(env);
-  reached.Set("piece", stretch.reached.piece);
-  reached.Set("char", stretch.reached.charStart);
-  out.Set("reached", reached);
-  return out;
+  Napi::Buffer<uint8_t> audio = Napi::Buffer<uint8_t>::New(env, bytes);
+  Napi::Float64Array numbers = Napi::Float64Array::New(env, 4 + 4 * words);
+  uint8_t* into = audio.Data();
+  double* out = numbers.Data();
+  const AudioPiece& end = pieces.back();
+  out[0] = static_cast<double>(samples);
+  out[1] = end.last ? 1 : 0;
+  out[2] = end.stretch.reached.piece;
+  out[3] = end.stretch.reached.charStart;
+  for (const AudioPiece& piece : pieces) {
+    const std::vector<uint8_t>& bytesOf = piece.stretch.audio;
+    if (!bytesOf.empty()) std::memcpy(into, bytesOf.data(), bytesOf.size());
+    into += bytesOf.size();
+    for (const ChunkWord& w : piece.stretch.words) {
+      out += 4;
+      out[0] = w.piece;
+      out[1] = w.charStart;
+      out[2] = static_cast<double>(w.startSample);
+      out[3] = static_cast<double>(w.endSample);
+    }
+  }
+  Napi::Array packed = Napi::Array::New(env, 2);
+  packed.Set(0u, audio);
+  packed.Set(1u, numbers);
+  return packed;
 }
 
 }  // namespace
@@ -85,7 +102,7 @@ void SynthStream::Settle(Napi::Env env, Napi::Promise::Deferred& deferred, Strea
   switch (read.kind) {
     case StreamRead::Kind::Failure: deferred.Reject(JsError(env, read.code, read.message).Value()); break;
     case StreamRead::Kind::End: deferred.Resolve(env.Null()); break;
-    case StreamRead::Kind::Audio: deferred.Resolve(ToJs(env, read.piece)); break;
+    case StreamRead::Kind::Audio: deferred.Resolve(ToJs(env, read.pieces)); break;
   }
 }
 

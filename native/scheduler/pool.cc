@@ -68,15 +68,16 @@ std::atomic<int64_t> WorkerPool::freedSinceTrim_{0};
 std::atomic<WorkerPool*> WorkerPool::trimmer_{nullptr};
 
 WorkerPool& WorkerPool::Instance(unsigned threads, int nice) {
-  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 2u, 64u);
   // Leaked on purpose: threads are detached and may still be parked at exit; every env's
   // cleanup hook first waits for its own running tasks, so none touches freed state.
+  // The core count is read only here: glibc reads it from /sys on every call, and every stream asks.
   static WorkerPool* pool = [threads, nice] {
+    const unsigned count = threads != 0 ? threads : std::clamp(std::thread::hardware_concurrency(), 2u, 64u);
     threadNice = nice;
     errno = 0;
     const int current = getpriority(PRIO_PROCESS, 0);  // this thread's
     processNice = errno == 0 ? current : 0;
-    auto* created = new WorkerPool(threads, threads);
+    auto* created = new WorkerPool(count, count);
     trimmer_ = created;
     return created;
   }();

@@ -72,13 +72,24 @@ void SpeechStream::MaybeProduceLocked() {
   }
 }
 
-void SpeechStream::NotifyLocked() {
-  if (awaited_ && !woken_ && (ReadyLocked() || !error_.empty() || DoneLocked())) woken_ = wake_(shared_from_this());
+// Whether the waiting reader is to be woken now; it is then counted as woken.
+bool SpeechStream::WakeDueLocked() {
+  if (!awaited_ || woken_ || !(ReadyLocked() || !error_.empty() || DoneLocked())) return false;
+  woken_ = true;
+  return true;
+}
+
+// Called after the lock is let go: posting to the reader takes the poster's own lock and a system
+// call, and the reader and the other pool threads would wait behind them for this stream's lock.
+void SpeechStream::WakeReader() {
+  if (wake_(shared_from_this())) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  woken_ = false;
 }
 
 // Pool thread: hand a stretch of chunk `index` on as it is made.
 void SpeechStream::Add(size_t index, AudioPiece piece) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   if (cancelled_.load()) return;
   CountUnreadLocked(piece.stretch.samples);
   StartedChunk& chunk = started_[index];
@@ -87,7 +98,9 @@ void SpeechStream::Add(size_t index, AudioPiece piece) {
   chunk.lastMade = now;
   chunk.samples += piece.stretch.samples;
   chunk.pieces.push_back(std::move(piece));
-  NotifyLocked();
+  const bool wake = WakeDueLocked();
+  lock.unlock();
+  if (wake) WakeReader();
 }
 
 // Pool thread: synthesise chunk `index`, its audio going to the reader as it comes.
@@ -108,7 +121,7 @@ void SpeechStream::Produce(size_t index) {
     failure = e.what();
     failureCode = CodeOf(e);
   }
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   --producing_;
   if (!failure.empty()) {
     error_ = failure;
@@ -120,7 +133,9 @@ void SpeechStream::Produce(size_t index) {
     chunk.pieces.push_back(AudioPiece{std::move(tail), true});
   }
   MaybeProduceLocked();
-  NotifyLocked();
+  const bool wake = WakeDueLocked();
+  lock.unlock();
+  if (wake) WakeReader();
 }
 
 std::optional<StreamRead> SpeechStream::Read() {
@@ -153,28 +168,24 @@ StreamRead SpeechStream::TakeLocked() {
   // longer stretches rather than a backlog of calls.
   auto it = started_.find(nextRead_);
   std::deque<AudioPiece>& pieces = it->second.pieces;
-  AudioPiece piece = std::move(pieces.front());
-  pieces.pop_front();
-  while (!piece.last && !pieces.empty()) {
-    AudioPiece& more = pieces.front();
-    AudioStretch& into = piece.stretch;
-    into.audio.insert(into.audio.end(), more.stretch.audio.begin(), more.stretch.audio.end());
-    into.samples += more.stretch.samples;
-    into.words.insert(into.words.end(), more.stretch.words.begin(), more.stretch.words.end());
-    into.reached = more.stretch.reached;
-    piece.last = more.last;
+  int64_t samples = 0;
+  bool last = false;
+  read.pieces.reserve(pieces.size());
+  while (!last && !pieces.empty()) {
+    samples += pieces.front().stretch.samples;
+    last = pieces.front().last;
+    read.pieces.push_back(std::move(pieces.front()));
     pieces.pop_front();
   }
-  CountUnreadLocked(-piece.stretch.samples);
+  CountUnreadLocked(-samples);
   it->second.samples = 0;
   it->second.read = true;
-  if (piece.last) {
+  if (last) {
     started_.erase(it);
     ++nextRead_;
   }
   MaybeProduceLocked();
   read.kind = StreamRead::Kind::Audio;
-  read.piece = std::move(piece);
   return read;
 }
 

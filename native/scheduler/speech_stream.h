@@ -44,7 +44,9 @@ struct AudioPiece {
 // What the reader gets: the next stretch, the end of the stream, or the failure that ended it.
 struct StreamRead {
   enum class Kind { Audio, End, Failure } kind = Kind::End;
-  AudioPiece piece;                     // Audio
+  // Audio: the stretches of one chunk, in order, that make the next stretch read; only the last
+  // may be the chunk's last. The reader joins them as it copies them out (one copy, not two).
+  std::vector<AudioPiece> pieces;
   const char* code = code::kSynthesis;  // Failure
   std::string message;                  // Failure
 };
@@ -55,7 +57,7 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   // stream, whose queued tasks its owner may drop on cancel). False when it never will run (its
   // owner is closing).
   using Submit = std::function<bool(std::function<void()> task, WorkerPool& pool, bool first, const void* tag)>;
-  // Any thread, with the stream's lock held: the waiting reader has something to take; it is to
+  // A pool thread, without the stream's lock: the waiting reader has something to take; it is to
   // call Resume() soon, from its own thread. False when it never will.
   using Wake = std::function<bool(std::shared_ptr<SpeechStream> stream)>;
   // Any thread, with the stream's lock held: the audio the stream holds unread grew by `bytes`
@@ -105,7 +107,8 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   bool DueLocked() const;
   void CountUnreadLocked(int64_t samples);
   void MaybeProduceLocked();
-  void NotifyLocked();
+  bool WakeDueLocked();
+  void WakeReader();
   StreamRead TakeLocked();
   void Add(size_t index, AudioPiece piece);
   void Produce(size_t index);

@@ -244,7 +244,17 @@ std::vector<AudioPiece> ReadToTheEnd(StreamPlan plan) {
     }
     CHECK(read->kind != StreamRead::Kind::Failure);
     if (read->kind == StreamRead::Kind::End) return reads;
-    reads.push_back(std::move(read->piece));
+    // One read's stretches joined, as the addon hands them to JavaScript.
+    AudioPiece joined = std::move(read->pieces.front());
+    for (size_t i = 1; i < read->pieces.size(); ++i) {
+      AudioPiece& more = read->pieces[i];
+      joined.stretch.audio.insert(joined.stretch.audio.end(), more.stretch.audio.begin(), more.stretch.audio.end());
+      joined.stretch.samples += more.stretch.samples;
+      joined.stretch.words.insert(joined.stretch.words.end(), more.stretch.words.begin(), more.stretch.words.end());
+      joined.stretch.reached = more.stretch.reached;
+      joined.last = more.last;
+    }
+    reads.push_back(std::move(joined));
   }
 }
 
