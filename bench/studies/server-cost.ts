@@ -7,13 +7,19 @@
  * reach of the in-process rate on cores its client shares. Writes its section of bench/RESULTS.md.
  *
  *   node --import tsx bench/studies/server-cost.ts      (PASSES=5 SECONDS=2 by default)
+ *
+ * SERVER_CPUS=N runs the servers, the floor and the in-process engine (then in a process of its own,
+ * bench/workers/stream-loop-host.ts) on the first N CPUs (`taskset`), so that on a larger machine the
+ * client (this process, run on the other CPUs) has cores of its own. VOICES=espeak,kal16 leaves slt out.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { Agent, request } from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
-import { createEngine, PREDEFINED_VOICES, type Engine } from '../../lib/index.js'
+import { fileURLToPath } from 'node:url'
+import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
 import { DEFAULT_THREAD_NICE } from '../../lib/engine/options.js'
+import { closedLoop, streamedBytes } from '../harness/closed-loop.js'
 import { mainThreadCpuMs, processCpuMs } from '../harness/cpu-time.js'
 import { writeSection } from '../harness/results.js'
 import { median, spread } from '../harness/stats.js'
@@ -23,17 +29,26 @@ const KEY = 'sk_bench_0000000000000000000000000000000000000000'
 const PASSES = Number(process.env.PASSES ?? 5)
 const SECONDS = Number(process.env.SECONDS ?? 2)
 const CONCURRENCY = [2, 4, 16, 64]
+const SERVER_CPUS = process.env.SERVER_CPUS ? Number(process.env.SERVER_CPUS) : undefined
+/** Node's command line for a worker beside this file, in whatever form this file runs (TypeScript under tsx, or bundled), pinned to the server's CPUs where SERVER_CPUS says. */
+function workerCommand(name: string): [string, ...string[]] {
+  const file = fileURLToPath(new URL(`../workers/${name}${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url))
+  const node = [process.execPath, ...process.execArgv, file]
+  return SERVER_CPUS ? ['taskset', '-c', `0-${SERVER_CPUS - 1}`, ...node] : (node as [string, ...string[]])
+}
 /** The subject that serves audio made once: what HTTP costs on these cores with nothing else to do. */
 const FLOOR = 'HTTP floor'
 const NICES = [0, 10]
 const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
 const voiceId = (name: string) => PREDEFINED_VOICES.find((v) => v.record.name === name)!.record.voice_id
-const VOICES = [
-  { name: 'espeak-ng (Sarah, svc_flash_v1.5)', model_id: 'svc_flash_v1.5', voice: voiceId('Sarah'), sampleRate: 22050 },
-  { name: 'flite kal16 (Kal, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', voice: voiceId('Kal'), sampleRate: 16000 },
-  { name: 'flite slt (Sarah, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', voice: voiceId('Sarah'), sampleRate: 16000 },
+const ALL_VOICES = [
+  { key: 'espeak', name: 'espeak-ng (Sarah, svc_flash_v1.5)', model_id: 'svc_flash_v1.5', voice: voiceId('Sarah'), sampleRate: 22050 },
+  { key: 'kal16', name: 'flite kal16 (Kal, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', voice: voiceId('Kal'), sampleRate: 16000 },
+  { key: 'slt', name: 'flite slt (Sarah, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', voice: voiceId('Sarah'), sampleRate: 16000 },
 ] as const
-type Voice = (typeof VOICES)[number]
+type Voice = (typeof ALL_VOICES)[number]
+/** VOICES=espeak,kal16 measures only those. */
+const VOICES: readonly Voice[] = process.env.VOICES ? ALL_VOICES.filter((voice) => process.env.VOICES!.split(',').includes(voice.key)) : ALL_VOICES
 
 const requestOf = (voice: Voice) => ({
   model_id: voice.model_id,
@@ -49,7 +64,8 @@ interface Served {
 
 /** `svc-tts serve` (bench/workers/serve-cost-host.ts) with its log lines read here, once it listens. */
 function startServer(nice: number): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../workers/serve-cost-host.ts')], {
+  const [command, ...args] = workerCommand('serve-cost-host')
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, SVC_TTS_API_KEYS: KEY, THREAD_NICE: String(nice) },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -69,7 +85,9 @@ function startServer(nice: number): Promise<Served> {
 
 /** The floor: a bare node:http server answering each body with its audio, made once (bench/workers/http-floor-host.ts). */
 async function startFloor(): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(path.join(import.meta.dirname, '../workers/http-floor-host.ts'), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const [command, ...args] = workerCommand('http-floor-host')
+  // taskset runs Node in its place, so the IPC channel is inherited.
+  const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const { port } = await new Promise<{ port: number }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number }))
     child.once('exit', (code) => reject(new Error(`the floor server exited with ${code} before listening`)))
@@ -86,28 +104,27 @@ const ownCpuMs = () => {
   return (user + system) / 1000
 }
 
-/** Audio seconds a second over `seconds` of `clients` closed loops, each starting its next request once the last one's audio is read; and how many requests. */
-async function closedLoop(clients: number, seconds: number, once: () => Promise<number>, bytesPerSecond: number): Promise<{ rate: number; requests: number }> {
-  const started = performance.now()
-  const ends = started + seconds * 1000
-  let bytes = 0
-  let requests = 0
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < ends) {
-      const made = await once()  // awaited first: `bytes += await` would add to the total read before the wait
-      bytes += made
-      requests++
-    }
-  }))
-  return { rate: bytes / bytesPerSecond / ((performance.now() - started) / 1000), requests }
-}
+type Cell = (voice: Voice, clients: number) => Promise<{ rate: number; requests: number }>
 
-function inProcess(engine: Engine, voice: Voice): () => Promise<number> {
-  const body = requestOf(voice)
-  return async () => {
-    let bytes = 0
-    for await (const part of engine.stream(body)) bytes += part.length
-    return bytes
+/** The in-process subject: this process's engine, or one in a process of its own on the server's CPUs; and that process, if any. */
+async function inProcessSubject(): Promise<{ cell: Cell; child?: ChildProcess; close(): Promise<void> }> {
+  if (!SERVER_CPUS) {
+    const engine = await createEngine()
+    return {
+      cell: (voice, clients) => closedLoop(clients, SECONDS, streamedBytes(engine, requestOf(voice)), voice.sampleRate * 2),
+      close: () => engine.close(),
+    }
+  }
+  const [command, ...args] = workerCommand('stream-loop-host')
+  const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  await new Promise((resolve, reject) => child.once('message', resolve).once('exit', (code) => reject(new Error(`the engine host exited with ${code}`))))
+  return {
+    child,
+    cell: (voice, clients) => new Promise((resolve) => {
+      child.once('message', (m) => resolve(m as { rate: number; requests: number }))
+      child.send({ body: requestOf(voice), clients, seconds: SECONDS, bytesPerSecond: voice.sampleRate * 2 })
+    }),
+    close: async () => void child.send('stop'),
   }
 }
 
@@ -130,16 +147,18 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!
   const started = Date.now()
   // Throughput: every cell once a pass, the three subjects of a cell back to back in an order that turns each pass.
-  const engine = await createEngine()
+  const local = await inProcessSubject()
   const servers = new Map<number, Served>()
   for (const nice of NICES) servers.set(nice, await startServer(nice))
   const floor = await startFloor()
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity })
-  type Subject = { label: string; once: (voice: Voice) => () => Promise<number>; pid?: number }
+  const httpCell = (port: number): Cell => (voice, clients) => closedLoop(clients, SECONDS, overHttp(port, agent, voice), voice.sampleRate * 2)
+  /** `pid`: a server's process, whose CPU is counted apart from this one's; `enginePid`: the in-process engine's own process, where it has one. */
+  type Subject = { label: string; cell: Cell; pid?: number; enginePid?: number }
   const subjects: Subject[] = [
-    { label: 'in-process', once: (voice) => inProcess(engine, voice) },
-    ...NICES.map((nice) => ({ label: `HTTP nice ${nice}`, once: (voice: Voice) => overHttp(servers.get(nice)!.port, agent, voice), pid: servers.get(nice)!.child.pid! })),
-    { label: FLOOR, once: (voice) => overHttp(floor.port, agent, voice), pid: floor.child.pid! },
+    { label: 'in-process', cell: local.cell, ...(local.child && { enginePid: local.child.pid! }) },
+    ...NICES.map((nice) => ({ label: `HTTP nice ${nice}`, cell: httpCell(servers.get(nice)!.port), pid: servers.get(nice)!.child.pid! })),
+    { label: FLOOR, cell: httpCell(floor.port), pid: floor.child.pid! },
   ]
   const figures = new Map<string, number[]>()
   /** The server's main-thread CPU per request, in ms, for each HTTP cell. */
@@ -150,7 +169,7 @@ async function main(): Promise<void> {
   const add = (into: Map<string, number[]>, key: string, value: number) => into.set(key, [...(into.get(key) ?? []), value])
   const cell = (voice: Voice, clients: number, label: string) => `${voice.name}|${clients}|${label}`
   try {
-    for (const voice of VOICES) for (const subject of subjects) await closedLoop(4, 0.5, subject.once(voice), voice.sampleRate * 2)  // warm-up
+    for (const voice of VOICES) for (const subject of subjects) await subject.cell(voice, 4)  // warm-up
     for (let pass = 0; pass < PASSES; pass++) {
       for (const voice of VOICES) {
         for (const clients of CONCURRENCY) {
@@ -158,11 +177,12 @@ async function main(): Promise<void> {
             const subject = subjects[(turn + pass) % subjects.length]!
             const mainBefore = subject.pid === undefined ? 0 : mainThreadCpuMs(subject.pid)
             const serverBefore = subject.pid === undefined ? 0 : processCpuMs(subject.pid)
-            const ownBefore = ownCpuMs()
-            const { rate, requests } = await closedLoop(clients, SECONDS, subject.once(voice), voice.sampleRate * 2)
+            const ownCpuNow = () => (subject.enginePid === undefined ? ownCpuMs() : processCpuMs(subject.enginePid))
+            const ownBefore = ownCpuNow()
+            const { rate, requests } = await subject.cell(voice, clients)
             const key = cell(voice, clients, subject.label)
             add(figures, key, rate)
-            add(ownCpu, key, (ownCpuMs() - ownBefore) / requests)
+            add(ownCpu, key, (ownCpuNow() - ownBefore) / requests)
             if (subject.pid !== undefined) {
               add(mainCpu, key, (mainThreadCpuMs(subject.pid) - mainBefore) / requests)
               add(serverCpu, key, (processCpuMs(subject.pid) - serverBefore) / requests)
@@ -176,7 +196,7 @@ async function main(): Promise<void> {
     agent.destroy()
     for (const served of servers.values()) served.child.kill('SIGTERM')
     floor.child.kill('SIGTERM')
-    await engine.close()
+    await local.close()
   }
   const loadAfterThroughput = loadavg()[0]!
 
@@ -197,7 +217,8 @@ async function main(): Promise<void> {
       const served = (label: string) => ({ server: median(serverCpu.get(at(label))!), client: median(ownCpu.get(at(label))!) })
       const nice0 = served('HTTP nice 0')
       const bare = served(FLOOR)
-      const floorMs = bare.server + bare.client
+      // With the client on cores of its own, only the floor's server side shares the engine's cores.
+      const floorMs = SERVER_CPUS ? bare.server : bare.server + bare.client
       const ceiling = engineMs / (engineMs + floorMs)
       cpuRows.push(`| ${voice.name} | ${clients} | ${engineMs.toFixed(2)} | ${nice0.server.toFixed(2)} + ${nice0.client.toFixed(2)} | ${spread(figures.get(at(FLOOR))!)} | ${bare.server.toFixed(2)} + ${bare.client.toFixed(2)} | ${ceiling.toFixed(2)} |`)
       floors.push(floorMs)
@@ -206,17 +227,19 @@ async function main(): Promise<void> {
     }
     readings.push(`${voice.name}: the floor ${range(floors)} ms a request, a ceiling of ${range(ceilings)}; svc-tts serve and its client ${range(extras)} ms over the engine in-process`)
   }
-  const section = writeSection('server-cost', `## Server cost
+  const machine = SERVER_CPUS ? `the servers, the floor and the in-process engine on ${SERVER_CPUS} of ${cpus().length} CPUs (${cpus()[0]?.model ?? 'cpu'}), the client on the others` : `${cpus().length} cores shared with other work`
+  const command = SERVER_CPUS ? `SERVER_CPUS=${SERVER_CPUS}${process.env.VOICES ? ` VOICES=${process.env.VOICES}` : ''} PASSES=${PASSES} SECONDS=${SECONDS} taskset -c ${SERVER_CPUS}-${cpus().length - 1} node --import tsx bench/studies/server-cost.ts` : `node --import tsx bench/studies/server-cost.ts\` (PASSES=${PASSES} SECONDS=${SECONDS}`
+  const section = writeSection(SERVER_CPUS ? 'server-cost-pinned' : 'server-cost', `## Server cost${SERVER_CPUS ? `, the server on ${SERVER_CPUS} cores of its own` : ''}
 
-Generated by \`node --import tsx bench/studies/server-cost.ts\` (PASSES=${PASSES} SECONDS=${SECONDS}); ${new Date().toISOString()}, ${((Date.now() - started) / 1000).toFixed(0)} s, ${cpus().length} cores shared with other work, 1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfterThroughput.toFixed(2)} after the throughput passes and ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows up in every figure).
+Generated by \`${command}${SERVER_CPUS ? '`' : ')'}; ${new Date().toISOString()}, ${((Date.now() - started) / 1000).toFixed(0)} s, ${machine}, 1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfterThroughput.toFixed(2)} after the throughput passes and ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows up in every figure).
 
-Throughput: audio seconds made a second by N closed-loop clients, each sending its next request once the last one's audio is read, for ${SECONDS} s a cell: "${TEXT}", raw pcm_s16le at the voice's rate. In-process: \`engine.stream()\` in this process (synthesis threads at the default nice ${DEFAULT_THREAD_NICE}). HTTP: POST /text_to_speech/streaming on keep-alive node:http connections to \`svc-tts serve\` in its own process (a log line per request, read by this process as a log collector would), its synthesis threads at nice 0 or 10; this process is the client and shares the ${cpus().length} cores. ${PASSES} passes, each cell once a pass, the subjects of a cell back to back in an order that turns each pass. Median (p5-p95 over the passes; with ${PASSES} passes, about the lowest and highest); ratio = HTTP median / in-process median. The server's main-thread CPU a request (from /proc, median over the passes) is the figure the machine's other work inflates least. Over HTTP the same cores also run the client's side of every request (node:http parsing what the in-process figure never pays) and the server's event loop (HTTP parsing, the request's validation, planning, the writes and the log line); the second table says what that costs.
+Throughput: audio seconds made a second by N closed-loop clients, each sending its next request once the last one's audio is read, for ${SECONDS} s a cell: "${TEXT}", raw pcm_s16le at the voice's rate. In-process: \`engine.stream()\` in ${SERVER_CPUS ? 'a process of its own on those CPUs' : 'this process'} (synthesis threads at the default nice ${DEFAULT_THREAD_NICE}). HTTP: POST /text_to_speech/streaming on keep-alive node:http connections to \`svc-tts serve\` in its own process (a log line per request, read by this process as a log collector would), its synthesis threads at nice 0 or 10; this process is the client${SERVER_CPUS ? `, on CPUs of its own` : ` and shares the ${cpus().length} cores`}. ${PASSES} passes, each cell once a pass, the subjects of a cell back to back in an order that turns each pass. Median (p5-p95 over the passes; with ${PASSES} passes, about the lowest and highest); ratio = HTTP median / in-process median. The server's main-thread CPU a request (from /proc, median over the passes) is the figure the machine's other work inflates least. Over HTTP the same cores also run the client's side of every request (node:http parsing what the in-process figure never pays) and the server's event loop (HTTP parsing, the request's validation, planning, the writes and the log line); the second table says what that costs.
 
 | synthesizer | clients | in-process, audio s/s | HTTP nice 0 | ratio | HTTP nice 10 | ratio | server main thread, CPU ms a request (nice 0 / 10) |
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
-CPU a request, in the same cells (ms, median over the passes; from /proc for a server's process, every thread, and from \`process.cpuUsage()\` for this one): in-process, the engine's (its event loop and its synthesis threads); over HTTP, the server's process + this process as its client. The floor: a bare node:http server in its own process (bench/workers/http-floor-host.ts) that answers each request, once its body is read, with that request's audio in one write, made once and kept: no synthesis, validation, keys or log line, only what handing the same bytes to a node:http client over loopback costs both sides. Its audio seconds a second are what the cores give HTTP alone. Where the cores are the limit (both busy), a service that did the engine's work and nothing more than the floor's would make at most engine / (engine + floor) of the in-process rate: the last column, the ceiling any HTTP service has on these cores with its client beside it.
+CPU a request, in the same cells (ms, median over the passes; from /proc for a server's process, every thread, and from \`process.cpuUsage()\` for this one): in-process, the engine's (its event loop and its synthesis threads); over HTTP, the server's process + this process as its client. The floor: a bare node:http server in its own process (bench/workers/http-floor-host.ts) that answers each request, once its body is read, with that request's audio in one write, made once and kept: no synthesis, validation, keys or log line, only what handing the same bytes to a node:http client over loopback costs both sides. Its audio seconds a second are what the cores give HTTP alone. Where the cores are the limit (both busy), a service that did the engine's work and nothing more than the floor's would make at most engine / (engine + floor) of the in-process rate: the last column, the ceiling any HTTP service has on these cores${SERVER_CPUS ? ' (the floor counted without its client, which runs on other cores)' : ' with its client beside it'}.
 
 | synthesizer | clients | in-process, CPU ms a request | HTTP nice 0, server + client | floor, audio s/s | floor, server + client | ceiling of HTTP / in-process |
 | --- | --- | --- | --- | --- | --- | --- |

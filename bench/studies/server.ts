@@ -8,11 +8,15 @@
  *
  * STAGGER_MS (default 1500) spreads the contexts' starts; HOST_PROF=1 writes the server process's
  * CPU profile to /tmp/wsprof (node --cpu-prof) for finding where its main thread's time goes.
+ * SERVER_CPUS=N pins the server and the raw limit's programs to the first N CPUs (`taskset`), so
+ * that on a larger machine the client (this process, run on the other CPUs) has cores of its own;
+ * CONTEXTS (e.g. 800,1600,2400) and SLT_CONTEXTS set the sweeps of concurrent contexts.
  */
-import { fork } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
 import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
 import { espeakPrograms } from '../harness/core-runs.js'
@@ -28,9 +32,15 @@ const RUNS = Number(process.env.RUNS ?? 40)
 const WARMUP = 5
 const sarah = PREDEFINED_VOICES.find((v) => v.record.name === 'Sarah')!.record.voice_id
 const ESPEAK_MODEL = 'svc_flash_v1.5'
+const SERVER_CPUS = process.env.SERVER_CPUS ? Number(process.env.SERVER_CPUS) : undefined
+/** The cores the server and the raw limit run on. */
+const CORES = SERVER_CPUS ?? cpus().length
+const sweep = (variable: string, otherwise: number[]) => (process.env[variable] ? process.env[variable].split(',').map(Number) : otherwise)
+const ESPEAK_CONTEXTS = sweep('CONTEXTS', [50, 100, 200, 400, 800, 1200, 1600])
+const SLT_CONTEXTS = sweep('SLT_CONTEXTS', [10, 25, 50, 75])
 const SUBJECTS = [
-  { name: 'espeak-ng en-us+f3 (Sarah, svc_flash_v1.5)', model_id: ESPEAK_MODEL, contexts: [50, 100, 200, 400, 800, 1200, 1600] },
-  { name: 'flite slt (Sarah, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', contexts: [10, 25, 50, 75] },
+  { name: 'espeak-ng en-us+f3 (Sarah, svc_flash_v1.5)', model_id: ESPEAK_MODEL, contexts: ESPEAK_CONTEXTS },
+  { name: 'flite slt (Sarah, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', contexts: SLT_CONTEXTS },
 ]
 const WORD_EVERY_MS = 150
 /** Contexts start in STARTS groups spread over STAGGER_MS, as independent users would (0: all at once, every sentence of every context due together). */
@@ -41,8 +51,14 @@ const BYTES_PER_SECOND = 22050 * 2
 
 type Host = { port: number; pid: number; ask<T>(message: string): Promise<T>; send(message: string): void }
 
+// The host beside this file, in whatever form this file runs (TypeScript under tsx, or bundled).
+const HOST = fileURLToPath(new URL(`../workers/server-host${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url))
+
 async function startHost(): Promise<Host> {
-  const child = fork(path.join(import.meta.dirname, '../workers/server-host.ts'), { execArgv: ['--import', 'tsx', ...(process.env.HOST_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/wsprof'] : [])], env: { ...process.env, BENCH_KEY }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const node = [process.execPath, ...process.execArgv, ...(process.env.HOST_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/wsprof'] : []), HOST]
+  // taskset runs Node in its place, so the IPC channel is inherited.
+  const [command, ...args] = SERVER_CPUS ? ['taskset', '-c', `0-${SERVER_CPUS - 1}`, ...node] : node
+  const child = spawn(command!, args, { env: { ...process.env, BENCH_KEY }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })))
   return {
     port,
@@ -165,7 +181,7 @@ async function concurrentContexts(port: number, model_id: string, count: number)
  */
 function ceiling(m: number, rawLimit: number): string {
   if (!Number.isFinite(m)) return ''
-  const cores = cpus().length
+  const cores = CORES
   return `Reading: at the most contexts that passed, the server's main thread spent ${m.toFixed(2)} ms of CPU an audio second, and espeak-ng at least ${((1000 * cores) / rawLimit).toFixed(2)} ms (the program's own cost, from the raw limit). So with no client on its cores, ${cores} cores would carry at most ${(1 / (1 + (m * rawLimit) / (1000 * cores))).toFixed(2)} of the real-time limit, and one event loop about ${Math.round(1000 / m)} contexts however many cores there are (a second process adds another).`
 }
 
@@ -178,7 +194,7 @@ async function main(): Promise<void> {
   // so how many contexts at most the machine could speak at once, each heard in real time.
   const programDir = mkdtempSync(path.join(tmpdir(), 'svc-tts-bench-'))
   const programPasses: number[] = []
-  for (let pass = 0; pass < 3; pass++) programPasses.push((await espeakPrograms(programDir, cpus().length)).audioPerSecond)
+  for (let pass = 0; pass < 3; pass++) programPasses.push((await espeakPrograms(programDir, CORES, { ...(SERVER_CPUS && { cpus: SERVER_CPUS }) })).audioPerSecond)
   rmSync(programDir, { recursive: true, force: true })
   const rawLimit = median(programPasses)
   const engine = await createEngine()
@@ -206,7 +222,9 @@ async function main(): Promise<void> {
     firstAudio.push(
       `| ${subject.name} | ${fmt(median(inProcess))} ms | ${fmt(quantile(inProcess, 0.95))} ms | ${fmt(median(http))} ms | ${fmt(quantile(http, 0.95))} ms | ${fmt(median(ws))} ms | ${fmt(quantile(ws, 0.95))} ms | ${fmt(median(http) - median(inProcess))} ms |`,
     )
+    /** The most contexts all gapless with the lag bound held, and the most all gapless whatever the lag. */
     let best = 0
+    let bestGapless = 0
     for (const count of subject.contexts) {
       host.send('reset')
       const cpuBefore = mainThreadCpuMs(host.pid)
@@ -219,22 +237,26 @@ async function main(): Promise<void> {
         concurrency.push(`| ${subject.name} | ${count} | ${run.message} | | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${busy} | | no |`)
         break
       }
-      const ok = run.gapless === count && lag.p99Ms < 20
+      const gapless = run.gapless === count
+      const ok = gapless && lag.p99Ms < 20
       if (ok) best = count
+      if (gapless) bestGapless = count
       const perAudioSecond = mainCpuMs / run.audioSeconds
       if (ok && subject.model_id === ESPEAK_MODEL) mainMsPerAudioSecond = perAudioSecond
       concurrency.push(`| ${subject.name} | ${count} | ${run.gapless} | ${fmt(run.worstGapMs)} ms | ${fmt(lag.p99Ms)} ms | ${fmt(lag.maxMs)} ms | ${busy} | ${perAudioSecond.toFixed(2)} | ${ok ? 'yes' : 'no'} |`)
-      if (!ok && count > best * 2) break  // well past the last pass: stop
+      if (!gapless && count > best * 2) break  // well past the last pass: stop
     }
-    const ofLimit = subject.model_id === ESPEAK_MODEL ? ` (${(best / rawLimit).toFixed(2)} of the real-time limit)` : ''
-    concurrency.push(`| ${subject.name}: most contexts gapless with lag p99 < 20 ms | **${best}**${ofLimit} | | | | | | | |`)
+    const ofLimit = (n: number) => (subject.model_id === ESPEAK_MODEL ? ` (${(n / rawLimit).toFixed(2)} of the real-time limit)` : '')
+    concurrency.push(`| ${subject.name}: most contexts gapless with lag p99 < 20 ms | **${best}**${ofLimit(best)} | | | | | | | |`)
+    concurrency.push(`| ${subject.name}: most contexts gapless | **${bestGapless}**${ofLimit(bestGapless)} | | | | | | | |`)
   }
   host.send('stop')
   await engine.close()
 
-  const section = writeSection('server', `## Server
+  const machine = SERVER_CPUS ? `the server on ${SERVER_CPUS} of ${cpus().length} CPUs (${cpus()[0]?.model ?? 'cpu'}), the client on the others` : `${cpus().length} cores`
+  const section = writeSection(SERVER_CPUS ? 'server-pinned' : 'server', `## Server${SERVER_CPUS ? `, its own ${SERVER_CPUS} cores` : ''}
 
-Generated by \`node --import tsx bench/studies/server.ts\`; ${new Date().toISOString()}, ${((Date.now() - started) / 1000).toFixed(0)} s, ${cpus().length} cores, 1-minute load average ${loadBefore.toFixed(2)} at the start and ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows up in every figure).
+Generated by \`${SERVER_CPUS ? `SERVER_CPUS=${SERVER_CPUS} CONTEXTS=${ESPEAK_CONTEXTS.join(',')} SLT_CONTEXTS=${SLT_CONTEXTS.join(',')} taskset -c ${SERVER_CPUS}-${cpus().length - 1} ` : ''}node --import tsx bench/studies/server.ts\`; ${new Date().toISOString()}, ${((Date.now() - started) / 1000).toFixed(0)} s, ${machine}, 1-minute load average ${loadBefore.toFixed(2)} at the start and ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows up in every figure).
 
 Method: the standalone server (\`svc-tts serve\`'s default) runs in its own process on 127.0.0.1; the client is this process. Text: "${TEXT}", raw pcm_s16le at 22.05 kHz, voice Sarah. In-process first audio is \`engine.speak()\` to its first chunk; HTTP first byte is a node:http POST /text_to_speech/streaming to its first body byte (new connection each time); WebSocket first audio is sending a context's text (initializeContext, then close_context) on an open, initialised connection to its first audioOutput. ${RUNS} runs after ${WARMUP} warm-up runs, interleaved. Server cost = HTTP first byte median minus in-process median.
 
@@ -242,7 +264,7 @@ Method: the standalone server (\`svc-tts serve\`'s default) runs in its own proc
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${firstAudio.join('\n')}
 
-Concurrent contexts: N contexts (25 per socket, under a connection's default limit of 200 messages a second) each get the same ${PARAGRAPH.trim().split(' ').length}-word paragraph a word per message, a word every ${WORD_EVERY_MS} ms (about twice the pace it is spoken at), then close; ${STARTS > 1 ? `they start in ${STARTS} groups spread over ${STAGGER_MS} ms, as independent users would (\`STAGGER_MS=0\`: all at once)` : 'all start at once'}. Each context's audio is "played" in real time from its first chunk: a gap is a chunk arriving after the previous one has finished playing. Gapless = no gap over 50 ms. Lag = the server process's event-loop delay (monitorEventLoopDelay) during the run. Main thread busy = the server's main-thread CPU time (/proc) over the run's wall time (1.00: a whole core); its CPU ms an audio second = that CPU time over the seconds of audio the contexts received. The client reads each audio message's length off its base64 without decoding it, so that its share of the cores stays small. N grows until a run fails at more than twice the last passing N. The cores' real-time limit: ${cpus().length} \`espeak-ng -w\` processes (one a core, the Harvard sentences ten times over, en-us+f3) make ${rawLimit.toFixed(0)} audio seconds a second (median of ${programPasses.length} passes, ${programPasses.map((v) => v.toFixed(0)).join(', ')}), so at most about ${rawLimit.toFixed(0)} contexts can be heard in real time at once; the client's side of every context runs on the same cores.
+Concurrent contexts: N contexts (25 per socket, under a connection's default limit of 200 messages a second) each get the same ${PARAGRAPH.trim().split(' ').length}-word paragraph a word per message, a word every ${WORD_EVERY_MS} ms (about twice the pace it is spoken at), then close; ${STARTS > 1 ? `they start in ${STARTS} groups spread over ${STAGGER_MS} ms, as independent users would (\`STAGGER_MS=0\`: all at once)` : 'all start at once'}. Each context's audio is "played" in real time from its first chunk: a gap is a chunk arriving after the previous one has finished playing. Gapless = no gap over 50 ms. Lag = the server process's event-loop delay (monitorEventLoopDelay) during the run. Main thread busy = the server's main-thread CPU time (/proc) over the run's wall time (1.00: a whole core); its CPU ms an audio second = that CPU time over the seconds of audio the contexts received. The client reads each audio message's length off its base64 without decoding it, so that its share of the cores stays small. N grows while every context stays gapless, and stops at the first run that leaves one with a gap past twice the last passing N; a run passes when every context is gapless with lag p99 under 20 ms. The cores' real-time limit: ${CORES} \`espeak-ng -w\` processes (one a core${SERVER_CPUS ? ", on the server's CPUs" : ''}, the Harvard sentences ten times over, en-us+f3) make ${rawLimit.toFixed(0)} audio seconds a second (median of ${programPasses.length} passes, ${programPasses.map((v) => v.toFixed(0)).join(', ')}), so at most about ${rawLimit.toFixed(0)} contexts can be heard in real time at once; ${SERVER_CPUS ? "the client's side of every context runs on the other CPUs" : "the client's side of every context runs on the same cores"}.
 
 | synthesizer | contexts | gapless contexts | worst gap | server event-loop lag p99 | max | server main thread busy | its CPU ms an audio second | pass |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
