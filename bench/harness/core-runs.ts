@@ -7,10 +7,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { NativeCounters } from '../../lib/native.js'
 import { subjectById, type CliCommand, type Subject } from './subjects.js'
 import { HARVARD_SENTENCES } from './texts.js'
+import { cpuList, workerCommand } from './worker-command.js'
 import { wavDurationSeconds } from './wav-duration.js'
 
 /** The 20 Harvard sentences `times` over, as one text: about 47 s of audio each time. */
@@ -19,8 +19,6 @@ export const harvardTimes = (times: number) => Array.from({ length: times }, () 
 /** The 20 Harvard sentences ten times over, as one text: about 470 s of audio. */
 const ESPEAK_PROGRAM_TEXT = harvardTimes(10)
 
-// The host beside the study, in whatever form it runs (TypeScript under tsx, or bundled).
-const HOST = fileURLToPath(new URL(`../workers/engine-host${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url))
 const GNU_TIME = '/usr/bin/time'
 const ESPEAK_ARGS = process.env.ESPEAK_NG_PATH ? [`--path=${process.env.ESPEAK_NG_PATH}`] : []
 
@@ -39,9 +37,6 @@ export interface EngineHost {
   stop(): void
 }
 
-/** The first `cpus` CPUs, as taskset names them. */
-const cpuList = (cpus: number) => `0-${cpus - 1}`
-
 /**
  * An engine process speaking `subject` (an id of bench/harness/subjects.ts; espeak when absent);
  * `binding` names another build of the addon, `cpus` pins it (from its start, so its engine sees
@@ -49,9 +44,7 @@ const cpuList = (cpus: number) => `0-${cpus - 1}`
  */
 export async function startEngineHost(options: { subject?: string; binding?: string; cpus?: number; nodeOptions?: string[] } = {}): Promise<EngineHost> {
   const env = { ...process.env, ...(options.subject && { HOST_SUBJECT: options.subject }), ...(options.binding && { SVC_TTS_NATIVE_BINDING: options.binding }) }
-  const node = [process.execPath, ...process.execArgv, ...(options.nodeOptions ?? []), HOST]
-  // taskset runs Node in its place, so the IPC channel is inherited.
-  const [command, ...args] = options.cpus ? ['taskset', '-c', cpuList(options.cpus), ...node] : node
+  const [command, ...args] = workerCommand('engine-host', { cpus: options.cpus, ...(options.nodeOptions && { nodeOptions: options.nodeOptions }) })
   const child: ChildProcess = spawn(command!, args, { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   await new Promise((resolve, reject) => child.once('message', resolve).once('exit', (code) => reject(new Error(`the engine host exited with ${code}`))))
   return {

@@ -16,13 +16,13 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { Agent, request } from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
 import { DEFAULT_THREAD_NICE } from '../../lib/engine/options.js'
 import { closedLoop, streamedBytes } from '../harness/closed-loop.js'
 import { mainThreadCpuMs, processCpuMs } from '../harness/cpu-time.js'
 import { writeSection } from '../harness/results.js'
 import { median, spread } from '../harness/stats.js'
+import { workerCommand } from '../harness/worker-command.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const KEY = 'sk_bench_0000000000000000000000000000000000000000'
@@ -30,12 +30,8 @@ const PASSES = Number(process.env.PASSES ?? 5)
 const SECONDS = Number(process.env.SECONDS ?? 2)
 const CONCURRENCY = [2, 4, 16, 64]
 const SERVER_CPUS = process.env.SERVER_CPUS ? Number(process.env.SERVER_CPUS) : undefined
-/** Node's command line for a worker beside this file, in whatever form this file runs (TypeScript under tsx, or bundled), pinned to the server's CPUs where SERVER_CPUS says. */
-function workerCommand(name: string): [string, ...string[]] {
-  const file = fileURLToPath(new URL(`../workers/${name}${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url))
-  const node = [process.execPath, ...process.execArgv, file]
-  return SERVER_CPUS ? ['taskset', '-c', `0-${SERVER_CPUS - 1}`, ...node] : (node as [string, ...string[]])
-}
+/** A worker of bench/workers, on the server's CPUs where SERVER_CPUS says. */
+const worker = (name: string) => workerCommand(name, { cpus: SERVER_CPUS })
 /** The subject that serves audio made once: what HTTP costs on these cores with nothing else to do. */
 const FLOOR = 'HTTP floor'
 const NICES = [0, 10]
@@ -64,7 +60,7 @@ interface Served {
 
 /** `svc-tts serve` (bench/workers/serve-cost-host.ts) with its log lines read here, once it listens. */
 function startServer(nice: number): Promise<Served> {
-  const [command, ...args] = workerCommand('serve-cost-host')
+  const [command, ...args] = worker('serve-cost-host')
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, SVC_TTS_API_KEYS: KEY, THREAD_NICE: String(nice) },
@@ -85,8 +81,7 @@ function startServer(nice: number): Promise<Served> {
 
 /** The floor: a bare node:http server answering each body with its audio, made once (bench/workers/http-floor-host.ts). */
 async function startFloor(): Promise<{ child: ChildProcess; port: number }> {
-  const [command, ...args] = workerCommand('http-floor-host')
-  // taskset runs Node in its place, so the IPC channel is inherited.
+  const [command, ...args] = worker('http-floor-host')
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const { port } = await new Promise<{ port: number }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { port: number }))
@@ -115,7 +110,7 @@ async function inProcessSubject(): Promise<{ cell: Cell; child?: ChildProcess; c
       close: () => engine.close(),
     }
   }
-  const [command, ...args] = workerCommand('stream-loop-host')
+  const [command, ...args] = worker('stream-loop-host')
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   await new Promise((resolve, reject) => child.once('message', resolve).once('exit', (code) => reject(new Error(`the engine host exited with ${code}`))))
   return {

@@ -16,7 +16,6 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
 import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
 import { espeakPrograms } from '../harness/core-runs.js'
@@ -24,6 +23,7 @@ import { httpFirstByte } from '../harness/http-first-byte.js'
 import { mainThreadCpuMs } from '../harness/cpu-time.js'
 import { writeSection } from '../harness/results.js'
 import { median, quantile } from '../harness/stats.js'
+import { workerCommand } from '../harness/worker-command.js'
 
 const BENCH_KEY = 'sk_bench_0000000000000000000000000000000000000000'
 const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
@@ -51,14 +51,9 @@ const BYTES_PER_SECOND = 22050 * 2
 
 type Host = { port: number; pid: number; ask<T>(message: string): Promise<T>; send(message: string): void }
 
-// The host beside this file, in whatever form this file runs (TypeScript under tsx, or bundled).
-const HOST = fileURLToPath(new URL(`../workers/server-host${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url))
-
 async function startHost(): Promise<Host> {
-  const node = [process.execPath, ...process.execArgv, ...(process.env.HOST_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/wsprof'] : []), HOST]
-  // taskset runs Node in its place, so the IPC channel is inherited.
-  const [command, ...args] = SERVER_CPUS ? ['taskset', '-c', `0-${SERVER_CPUS - 1}`, ...node] : node
-  const child = spawn(command!, args, { env: { ...process.env, BENCH_KEY }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const [command, ...args] = workerCommand('server-host', { cpus: SERVER_CPUS, ...(process.env.HOST_PROF && { nodeOptions: ['--cpu-prof', '--cpu-prof-dir=/tmp/wsprof'] }) })
+  const child = spawn(command, args, { env: { ...process.env, BENCH_KEY }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })))
   return {
     port,
