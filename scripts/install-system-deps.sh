@@ -7,7 +7,8 @@
 #   shared stores: postgresql and haproxy (the tests start their own servers on loopback)
 #   the playground's test: Debian's chromium, driven by playwright-core
 #   bench: pocketsphinx and its English model (word error rate), GNU time (the programs' peak
-#     memory), numpy and onnx for the Python generators of fixture and bench models
+#     memory), perf (where the server's main thread spends its CPU), numpy and onnx for the
+#     Python generators of fixture and bench models
 # Uses sudo only when not already root.
 set -eu
 sudo=""
@@ -20,5 +21,5 @@ $sudo apt-get install -y -qq --no-install-recommends \
   libsndfile1-dev libaubio-dev librubberband-dev \
   libmp3lame-dev libopus-dev libogg-dev libflac-dev \
   sox flite espeak-ng ffmpeg util-linux mount \
-  pocketsphinx pocketsphinx-en-us time python3-numpy python3-onnx \
+  pocketsphinx pocketsphinx-en-us time linux-perf python3-numpy python3-onnx \
   postgresql haproxy redis-server chromium
