@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { TtsError, type ErrorCode } from './errors.js'
+import { PACKAGE_ROOT } from './package-root.js'
 
 export interface NativePiece {
   kind: 'text' | 'phonemes' | 'break'
@@ -302,7 +302,6 @@ function withChunksUnpacked(built: AddonAsBuilt): NativeAddon {
   return { ...built, SynthStream }
 }
 
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 let loaded: { addon: NativeAddon; file: string } | undefined
 
 /** What a user can do when no addon loads: the prebuilt one does not fit this machine, or is missing. */
@@ -325,7 +324,7 @@ function load(): { addon: NativeAddon; file: string } {
   if (loaded) return loaded
   const require = createRequire(import.meta.url)
   try {
-    const file = process.env.SVC_TTS_NATIVE_BINDING ?? (require('node-gyp-build') as { path(dir: string): string }).path(packageRoot)
+    const file = process.env.SVC_TTS_NATIVE_BINDING ?? (require('node-gyp-build') as { path(dir: string): string }).path(PACKAGE_ROOT)
     loaded = { addon: withChunksUnpacked(require(file) as AddonAsBuilt), file }
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause)

@@ -33,7 +33,7 @@ try {
   for (const f of files.filter((f) => /^(test|bench|build|third_party|node_modules)\/|\.(onnx|wav)$/.test(f))) problems.push(`${f} does not belong in the package`)
   // The prebuild is the addon, the shared libraries beside it and espeak-ng's data: no test program.
   for (const f of files.filter((f) => f.startsWith(`${prebuildDir}/`) && !/\.(node|so(\.\d+)*)$|\/espeak-ng-data\//.test(f))) problems.push(`${f} does not belong in the prebuild`)
-  for (const f of ['dist/index.js', 'dist/cli/main.js', 'README.md', 'LICENSE', 'scripts/install.cjs', 'playground/index.html', 'dist/server/playground/assets.js']) check(files.includes(f), `${f} is missing`)
+  for (const f of ['dist/index.js', 'dist/bin/svc-tts.js', 'README.md', 'LICENSE', 'scripts/install.cjs', 'playground/index.html', 'dist/server/playground/assets.js']) check(files.includes(f), `${f} is missing`)
 
   // Every relative link in the README, and in the docs pages it links to, resolves inside the
   // package. The one exception is bench/: the measurements stay in the repository (tests and
@@ -85,6 +85,10 @@ try {
   start = performance.now()
   process.stdout.write(run(process.execPath, ['smoke.mjs'], { cwd: project, env: { ...process.env, LD_BIND_NOW: '1' } }))
   console.log(`spoke in ${seconds(start)} s`)
+  // The command line as an installed package's bin runs it: the bundle in dist/bin/.
+  run(path.join(project, 'node_modules/.bin/svc-tts'), ['say', '-q', 'Hello there.', '--out', 'hello.wav'], { cwd: project })
+  const wav = readFileSync(path.join(project, 'hello.wav'))
+  check(wav.subarray(0, 4).toString() === 'RIFF' && wav.length > 22050, `the bin's say wrote ${wav.length} bytes, not a second of WAV`)
 } catch (error) {
   problems.push(error instanceof Error ? error.message : String(error))
 } finally {

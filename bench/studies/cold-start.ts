@@ -2,7 +2,7 @@
  * What starting costs: the wall time of importing the package, of a first createEngine, and of
  * `svc-tts say` for one sentence, against bare Node, `espeak-ng -w` and `flite -o`, each program
  * once a round, the rounds interleaved. Builds dist/ first (the package and the CLI are timed as
- * installed: compiled). Writes its section of bench/RESULTS.md.
+ * installed: compiled, and the CLI as its bin, bundled). Writes its section of bench/RESULTS.md.
  *
  *   node --import tsx bench/studies/cold-start.ts      (RUNS=20 by default)
  *
@@ -12,7 +12,7 @@
  * cache the CLI turns on).
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { writeSection } from '../harness/results.js'
@@ -48,6 +48,11 @@ function version(node: string): string {
   return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()
 }
 
+/** The command line as the package at `packageRoot` installs it (its package.json's bin). */
+function binOf(packageRoot: string): string {
+  return (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['svc-tts']!
+}
+
 /** The package's programs on one Node, from the package at `packageRoot`. */
 function packagePrograms(node: string, packageRoot: string, tag: string, wav: string): Program[] {
   const index = JSON.stringify(path.join(packageRoot, 'dist/index.js'))
@@ -55,14 +60,14 @@ function packagePrograms(node: string, packageRoot: string, tag: string, wav: st
   return [
     { label: `import('svc-tts')${tag}`, command: node, args: ['--input-type=module', '-e', `await import(${index})`], over: bare },
     { label: `import('svc-tts'), then createEngine() and close()${tag}`, command: node, args: ['--input-type=module', '-e', `const { createEngine } = await import(${index}); await (await createEngine()).close()`], over: bare },
-    { label: `svc-tts say "${SENTENCE}" -o out.wav${tag}`, command: node, args: [path.join(packageRoot, 'dist/cli/main.js'), 'say', '-q', SENTENCE, '-o', wav], over: bare },
+    { label: `svc-tts say "${SENTENCE}" -o out.wav${tag}`, command: node, args: [path.join(packageRoot, binOf(packageRoot)), 'say', '-q', SENTENCE, '-o', wav], over: bare },
   ]
 }
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!
   const started = Date.now()
-  const built = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' })
+  const built = spawnSync('npm', ['run', '-s', 'build:ts'], { cwd: root, stdio: 'inherit' })
   if (built.status !== 0) throw new Error('building dist/ failed')
 
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-tts-bench-'))

@@ -3,12 +3,12 @@
  * The svc-tts command line: argument parsing and dispatch (the commands live in lib/cli/).
  * Every failure is one line `error CODE: message` on stderr and an exit status of lib/cli/exit.ts.
  */
-import { readFileSync } from 'node:fs'
 import module from 'node:module'
 import { parseArgs } from 'node:util'
 import { CONTAINERS } from '../audio/format.js'
 import { createEngine } from '../engine/create-on-call.js'
 import { TtsError } from '../errors.js'
+import { PACKAGE_VERSION } from '../package-root.js'
 import { DICTIONARIES_USAGE, dictionaryLocator, manageDictionaries } from './dictionaries.js'
 import { asCliError, exitCodeOf, usageError } from './exit.js'
 import { textSource } from './text.js'
@@ -64,12 +64,6 @@ say options:
   --dictionary ID[@N]     a pronunciation dictionary of --data-dir's library (repeat for more)
   --quiet, -q             no progress bar, no summary line
   --models-dir DIR        serve model ids from the packs in DIR/svc-tts.models.json (say, voices, models, serve)`
-}
-
-/** The package's version, from the package.json two folders up from the compiled module (dist/cli/) or the source (lib/cli/). */
-function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  return manifest.version
 }
 
 function parseCommandLine(argv: string[]) {
@@ -139,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv)
   const [command, ...rest] = positionals
   if (values.version) {
-    process.stdout.write(`svc-tts ${packageVersion()}\n`)
+    process.stdout.write(`svc-tts ${PACKAGE_VERSION}\n`)
     return 0
   }
   if (values.help) {

@@ -76,8 +76,9 @@ describe('svc-tts command line', () => {
   it('prints the version of the package.json beside the module, from the source and from the build', async () => {
     const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }
     expect((await cli('--version')).stdout).toBe(`svc-tts ${version}\n`)
-    // The built CLI, run from elsewhere, as an installed package's bin is (npm ci builds dist/).
-    const built = await run(process.execPath, [path.join(root, 'dist/cli/main.js'), '--version'], { cwd: tmpdir() })
+    // The package's bin (the bundle npm ci builds into dist/bin/), run from elsewhere, as an installed package's is.
+    const { bin } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    const built = await run(process.execPath, [path.join(root, bin['svc-tts']!), '--version'], { cwd: tmpdir() })
     expect(built.stdout).toBe(`svc-tts ${version}\n`)
   })
 

@@ -3,10 +3,11 @@
  * names listed here are served (a request names a file, never a path), each read once and kept.
  */
 import { readFile } from 'node:fs/promises'
-import { extname } from 'node:path'
+import path, { extname } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { PACKAGE_ROOT } from '../../package-root.js'
 
-/** Two folders up from this module, whether it runs as lib/server/playground/ (tsx) or dist/server/playground/ (the package). */
-export const PLAYGROUND_FOLDER = new URL('../../../playground/', import.meta.url)
+export const PLAYGROUND_FOLDER = pathToFileURL(path.join(PACKAGE_ROOT, 'playground/'))
 
 /** Every file of the page. */
 export const PLAYGROUND_FILES = [

@@ -1,6 +1,6 @@
 /** The `info` event that answers `describe`: one text-to-speech program, svc-tts, with every voice. */
 import type { WyomingEvent } from './framing.js'
-import { PACKAGE_VERSION } from './package-version.js'
+import { PACKAGE_VERSION } from '../../package-root.js'
 import type { WyomingVoices } from './voices.js'
 
 const PROGRAM = {

@@ -14,7 +14,7 @@ import { LANGUAGES, type Language } from '../../text/types.js'
 import type { VoiceRecord } from '../../voices/types.js'
 import { allVoices } from '../dialects/library-voices.js'
 import type { SynthesizeVoice } from './events.js'
-import { PACKAGE_VERSION } from './package-version.js'
+import { PACKAGE_VERSION } from '../../package-root.js'
 
 /** The rates the builtin backends synthesise at: audio is sent at them, never resampled. */
 const BUILTIN_RATES = { flite: 16000, espeak: 22050 } as const

@@ -1,0 +1,30 @@
+// The command line as the package's bin runs it: dist/cli/main.js (tsc's output) and what it
+// imports of the package and of zod, bundled by esbuild into dist/bin/, a chunk for each part a
+// command loads on its own. Node loads a handful of files instead of some 200 modules, which is
+// most of what a short `svc-tts say` spends before it speaks. The other dependencies stay packages
+// (loaded from node_modules as the library loads them), and so does better-sqlite3's binary.
+import { readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+const packages = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })
+const outdir = path.join(root, 'dist/bin')
+
+rmSync(outdir, { recursive: true, force: true })
+await build({
+  entryPoints: { 'svc-tts': path.join(root, 'dist/cli/main.js') },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // zod is the one dependency a command's start loads (95 modules); the CLI keeps its own copy.
+  external: packages.filter((name) => name !== 'zod'),
+  // CommonJS packages the bundle inlines call require().
+  banner: { js: "import { createRequire as __svcTtsRequire } from 'node:module'; const require = __svcTtsRequire(import.meta.url);" },
+  logLevel: 'warning',
+})
