@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     const on = nodes.length > 1 ? `, Node ${version(node)}` : ''
     programs.push({ label: `node -e "" (bare Node ${version(node)})`, command: node, args: ['-e', ''] })
     programs.push(...packagePrograms(node, root, on, wav))
-    if (baselineRoot && node === process.execPath) programs.push(...packagePrograms(node, baselineRoot, `${on} (baseline)`, wav))
+    if (baselineRoot) programs.push(...packagePrograms(node, baselineRoot, `${on} (baseline)`, wav))
   }
   programs.push(
     { label: `espeak-ng -w out.wav "${SENTENCE}"`, command: 'espeak-ng', args: ['-w', wav, SENTENCE] },
