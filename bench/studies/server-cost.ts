@@ -13,19 +13,19 @@
  * client (this process, run on the other CPUs) has cores of its own. VOICES=espeak,kal16 leaves slt out.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
 import { cpus, loadavg } from 'node:os'
 import path from 'node:path'
-import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
+import { createEngine } from '../../lib/index.js'
 import { DEFAULT_THREAD_NICE } from '../../lib/engine/options.js'
 import { closedLoop, streamedBytes } from '../harness/closed-loop.js'
 import { mainThreadCpuMs, processCpuMs } from '../harness/cpu-time.js'
 import { writeSection } from '../harness/results.js'
+import { overHttp, requestOf, SERVED_VOICES, startServed, TEXT, type Served, type ServedVoice } from '../harness/served-voices.js'
 import { median, spread } from '../harness/stats.js'
 import { workerCommand } from '../harness/worker-command.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
-const KEY = 'sk_bench_0000000000000000000000000000000000000000'
 const PASSES = Number(process.env.PASSES ?? 5)
 const SECONDS = Number(process.env.SECONDS ?? 2)
 const CONCURRENCY = [2, 4, 16, 64]
@@ -35,48 +35,14 @@ const worker = (name: string) => workerCommand(name, { cpus: SERVER_CPUS })
 /** The subject that serves audio made once: what HTTP costs on these cores with nothing else to do. */
 const FLOOR = 'HTTP floor'
 const NICES = [0, 10]
-const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
-const voiceId = (name: string) => PREDEFINED_VOICES.find((v) => v.record.name === name)!.record.voice_id
-const ALL_VOICES = [
-  { key: 'espeak', name: 'espeak-ng (Sarah, svc_flash_v1.5)', model_id: 'svc_flash_v1.5', voice: voiceId('Sarah'), sampleRate: 22050 },
-  { key: 'kal16', name: 'flite kal16 (Kal, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', voice: voiceId('Kal'), sampleRate: 16000 },
-  { key: 'slt', name: 'flite slt (Sarah, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', voice: voiceId('Sarah'), sampleRate: 16000 },
-] as const
-type Voice = (typeof ALL_VOICES)[number]
+type Voice = ServedVoice
 /** VOICES=espeak,kal16 measures only those. */
-const VOICES: readonly Voice[] = process.env.VOICES ? ALL_VOICES.filter((voice) => process.env.VOICES!.split(',').includes(voice.key)) : ALL_VOICES
+const VOICES: readonly Voice[] = process.env.VOICES ? SERVED_VOICES.filter((voice) => process.env.VOICES!.split(',').includes(voice.key)) : SERVED_VOICES
 
-const requestOf = (voice: Voice) => ({
-  model_id: voice.model_id,
-  transcript: TEXT,
-  voice: { mode: 'id' as const, id: voice.voice },
-  output_format: { container: 'raw' as const, encoding: 'pcm_s16le' as const, sample_rate: voice.sampleRate },
-})
 
-interface Served {
-  child: ChildProcess
-  port: number
-}
-
-/** `svc-tts serve` (bench/workers/serve-cost-host.ts) with its log lines read here, once it listens. */
+/** `svc-tts serve` (bench/workers/serve-cost-host.ts), its synthesis threads at `nice`, once it listens. */
 function startServer(nice: number): Promise<Served> {
-  const [command, ...args] = worker('serve-cost-host')
-  const child = spawn(command, args, {
-    cwd: root,
-    env: { ...process.env, SVC_TTS_API_KEYS: KEY, THREAD_NICE: String(nice) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  return new Promise((resolve, reject) => {
-    let pending = ''
-    child.stdout!.on('data', (part: Buffer) => {
-      pending += String(part)
-      const lines = pending.split('\n')
-      pending = lines.pop()!
-      const listening = lines.find((line) => line.includes('"listening"'))
-      if (listening) resolve({ child, port: Number(new URL((JSON.parse(listening) as { url: string }).url).port) })
-    })
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before listening`)))
-  })
+  return startServed(worker('serve-cost-host'), { cwd: root, env: { ...process.env, THREAD_NICE: String(nice) } })
 }
 
 /** The floor: a bare node:http server answering each body with its audio, made once (bench/workers/http-floor-host.ts). */
@@ -121,21 +87,6 @@ async function inProcessSubject(): Promise<{ cell: Cell; child?: ChildProcess; c
     }),
     close: async () => void child.send('stop'),
   }
-}
-
-function overHttp(port: number, agent: Agent, voice: Voice): () => Promise<number> {
-  const body = JSON.stringify(requestOf(voice))
-  return () => new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, agent, path: '/text_to_speech/streaming', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY } }, (response) => {
-      if (response.statusCode !== 200) return reject(new Error(`status ${response.statusCode}`))
-      let bytes = 0
-      response.on('data', (part: Buffer) => (bytes += part.length))
-      response.on('end', () => resolve(bytes))
-      response.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
 }
 
 async function main(): Promise<void> {

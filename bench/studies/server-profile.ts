@@ -15,31 +15,24 @@
  * VOICE is espeak, kal16 or slt. Needs `perf` (Debian's linux-perf) allowed to sample this user's
  * threads (kernel.perf_event_paranoid 2 or lower).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
 import { cpus, tmpdir } from 'node:os'
 import path from 'node:path'
-import { PREDEFINED_VOICES } from '../../lib/index.js'
 import { closedLoop } from '../harness/closed-loop.js'
 import { mainThreadCpuMs } from '../harness/cpu-time.js'
 import { writeSection } from '../harness/results.js'
+import { overHttp, SERVED_VOICES, startServed, TEXT, type Served } from '../harness/served-voices.js'
 import { workerCommand } from '../harness/worker-command.js'
 
-const KEY = 'sk_bench_0000000000000000000000000000000000000000'
 const CLIENTS = Number(process.env.CLIENTS ?? 4)
 const SECONDS = Number(process.env.SECONDS ?? 8)
 const SERVER_CPUS = Number(process.env.SERVER_CPUS ?? 1)
-const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
-const voiceId = (name: string) => PREDEFINED_VOICES.find((v) => v.record.name === name)!.record.voice_id
-const VOICES = {
-  espeak: { name: 'espeak-ng (Sarah, svc_flash_v1.5)', model_id: 'svc_flash_v1.5', voice: voiceId('Sarah'), sampleRate: 22050 },
-  kal16: { name: 'flite kal16 (Kal, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', voice: voiceId('Kal'), sampleRate: 16000 },
-  slt: { name: 'flite slt (Sarah, svc_pro_v1.0)', model_id: 'svc_pro_v1.0', voice: voiceId('Sarah'), sampleRate: 16000 },
-} as const
-const voiceKey = (process.env.VOICE ?? 'kal16') as keyof typeof VOICES
-const voice = VOICES[voiceKey]
-if (!voice) throw new Error(`VOICE is one of ${Object.keys(VOICES).join(', ')}`)
+const voiceKey = process.env.VOICE ?? 'kal16'
+const voice = SERVED_VOICES.find((v) => v.key === voiceKey) ?? (() => {
+  throw new Error(`VOICE is one of ${SERVED_VOICES.map((v) => v.key).join(', ')}`)
+})()
 
 /** A part of the work, known by the stack of a sample (leaf first); the first rule that matches names it. */
 const PARTS: { part: string; matches: (frames: readonly string[]) => boolean }[] = [
@@ -85,23 +78,12 @@ function samplesOf(script: string): string[][] {
   return samples
 }
 
-function startServer(dir: string): Promise<{ child: ChildProcess; port: number }> {
-  // tsx, where this runs under it, by its full path: the server runs in `dir`, where its jitdump goes.
+/** `svc-tts serve` with V8's jitdump on, run in `dir`, where the jitdump goes (tsx, where this runs under it, by its full path). */
+function startServer(dir: string): Promise<Served> {
   const tsx = import.meta.resolve('tsx')
-  const [command, ...args] = workerCommand('serve-cost-host', { cpus: SERVER_CPUS, nodeOptions: ['--perf-prof', '--interpreted-frames-native-stack'] })
+  const command = workerCommand('serve-cost-host', { cpus: SERVER_CPUS, nodeOptions: ['--perf-prof', '--interpreted-frames-native-stack'] })
     .map((arg, i, all) => (arg === 'tsx' && all[i - 1] === '--import' ? tsx : arg))
-  const child = spawn(command!, args, { cwd: dir, env: { ...process.env, SVC_TTS_API_KEYS: KEY, THREAD_NICE: '10' }, stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    let pending = ''
-    child.stdout!.on('data', (part: Buffer) => {
-      pending += String(part)
-      const lines = pending.split('\n')
-      pending = lines.pop()!
-      const listening = lines.find((line) => line.includes('"listening"'))
-      if (listening) resolve({ child, port: Number(new URL((JSON.parse(listening) as { url: string }).url).port) })
-    })
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before listening`)))
-  })
+  return startServed(command, { cwd: dir, env: { ...process.env, THREAD_NICE: '10' } })
 }
 
 async function main(): Promise<void> {
@@ -110,23 +92,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-tts-server-profile-'))
   const server = await startServer(dir)
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity })
-  const body = JSON.stringify({
-    model_id: voice.model_id,
-    transcript: TEXT,
-    voice: { mode: 'id', id: voice.voice },
-    output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: voice.sampleRate },
-  })
-  const once = () => new Promise<number>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, agent, path: '/text_to_speech/streaming', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY } }, (response) => {
-      if (response.statusCode !== 200) return reject(new Error(`status ${response.statusCode}`))
-      let bytes = 0
-      response.on('data', (part: Buffer) => (bytes += part.length))
-      response.on('end', () => resolve(bytes))
-      response.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+  const once = overHttp(server.port, agent, voice)
   let measured: { rate: number; requests: number; mainMs: number }
   let samples: string[][]
   try {
