@@ -3,7 +3,6 @@
  * (a request refused before any audio leaves no empty file behind), starts with its header, and
  * on close leaves a WAV with its real sizes wherever the bytes landed in a file.
  */
-import { spawn } from 'node:child_process'
 import { fstatSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import type { Writable } from 'node:stream'
@@ -116,7 +115,9 @@ export function stdoutDestination(stdout: NodeJS.WriteStream, header: Buffer | u
 }
 
 /** A player reading the audio from its stdin, as it is made. */
-export function playerDestination(player: Player, header: Buffer | undefined): AudioDestination {
+export async function playerDestination(player: Player, header: Buffer | undefined): Promise<AudioDestination> {
+  // node:child_process (with node:net and node:dgram) loads only for --play: a few ms of every start.
+  const { spawn } = await import('node:child_process')
   const child = spawn(player.path, player.args, { stdio: ['pipe', 'ignore', 'inherit'] })
   let failure: unknown
   /** Why the player stopped, when it did not end well. */

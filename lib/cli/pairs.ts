@@ -1,5 +1,5 @@
 /** `name=N,name=N` flags (--limits, --jobs-options): numbers by name, checked as the option they fill is checked. */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { parseWith } from '../validation/parse.js'
 import { usageError } from './exit.js'
 

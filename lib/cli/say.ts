@@ -95,13 +95,13 @@ function sealFor(format: Container, spoken: () => number): ((fd: number, complet
 }
 
 /** The destinations of a checked command line (the player starts here). `spoken`: the samples so far. */
-function destinationsFor(
+async function destinationsFor(
   options: SayOptions, format: Container, pcm: OutputFormat, player: Player | undefined, terminal: Terminal, spoken: () => number,
-): AudioDestination[] {
+): Promise<AudioDestination[]> {
   const header = format === 'wav' ? wavHeader(pcm) : undefined
   const destinations: AudioDestination[] = []
   if (player) {
-    destinations.push(playerDestination(player, player.input === 'wav' ? wavHeader(pcm) : undefined))
+    destinations.push(await playerDestination(player, player.input === 'wav' ? wavHeader(pcm) : undefined))
   }
   if (options.out === '-') destinations.push(stdoutDestination(terminal.stdout, header))
   else if (options.out) destinations.push(fileDestination(options.out, header, sealFor(format, spoken)))
@@ -153,7 +153,7 @@ export async function say(startEngine: () => Promise<Engine>, text: TextSource, 
     // Samples count at the rate the speech is synthesised at (Opus at 44.1 kHz is made at 48 kHz).
     const rate = pcmRate({ container: request.output_format?.container ?? 'raw', sample_rate: pcm.sample_rate })
     let samples = 0
-    const destinations = destinationsFor(options, format, pcm, player, terminal, () => samples)
+    const destinations = await destinationsFor(options, format, pcm, player, terminal, () => samples)
     const long = text.kind === 'stream' || text.text.length >= LONG_TEXT_CHARS
     const bar = terminal.stderr.isTTY && !options.quiet && long ? new ProgressBar(terminal.stderr) : undefined
     const spoken = (chunk: SpeechChunk) => {

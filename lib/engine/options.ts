@@ -2,7 +2,7 @@
  * What createEngine takes: one schema, and the type inferred from it. An option the schema does not
  * know is INVALID_REQUEST naming it, as is a value out of its range.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { deviceSchema, modelPacksSchema, type PackOptions } from '../neural/options.js'
 import { strictObject } from '../validation/parse.js'
 import { dictionaryLocatorsSchema } from '../voices/dictionaries/schemas.js'

@@ -5,7 +5,7 @@
  * whose only faults are in output_format is FORMAT_NOT_RECOGNIZED, in language INVALID_LANGUAGE,
  * anything else INVALID_REQUEST.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   COMPRESSED_ENCODINGS,
   CONTAINERS,

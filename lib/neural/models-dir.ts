@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../errors.js'
 import { deviceSchema, packOptionsSchema, type Device, type PackOptions } from './options.js'
 import { listInstalledModels, type InstalledModel } from './store/installed.js'

@@ -2,7 +2,7 @@
  * What a user writes to put a neural model pack behind a model id:
  * `createEngine({ models: { 'svc_pro_v1.0': { type: 'piper', path: '/voices/x.onnx' } }, device })`.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 const gender = z.enum(['Male', 'Female'])
 

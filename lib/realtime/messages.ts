@@ -3,7 +3,7 @@
  * carry, and the events the service sends back (SPEC section 6). A message's request fields pass
  * the same schemas as a synthesis request's, so the engine's gate trusts what they make.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Alignment } from '../engine/alignment.js'
 import { SPEAKING_FIELDS, speedSchema, SYNTHESIS_FIELD_CODES, voiceSelectorSchema } from '../engine/requests.js'
 import { TtsError, type ErrorCode } from '../errors.js'

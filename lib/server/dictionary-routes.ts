@@ -9,7 +9,7 @@
  *   DELETE /pronunciation_dictionaries/:id              -> 204
  *   GET    /pronunciation_dictionaries/:id/pls?version=N&xml_lang=…  -> application/pls+xml
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../errors.js'
 import { parseWith, strictObject } from '../validation/parse.js'
 import { createDictionarySchema, updateDictionarySchema } from '../voices/dictionaries/schemas.js'

@@ -9,7 +9,7 @@
 import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../errors.js'
 import { parseWith } from '../validation/parse.js'
 import type { Principal } from './keys.js'

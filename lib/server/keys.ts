@@ -12,7 +12,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../errors.js'
 import { keyLimitsSchema, type KeyLimits } from './limits.js'
 

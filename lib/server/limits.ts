@@ -5,7 +5,7 @@
  * refusal is a 429 TtsError whose `extra.retry_after_seconds` the adapters send as Retry-After:
  * for concurrency, when a slot is expected to free (from how long this key's slots were held).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../errors.js'
 import { parseWith, strictObject } from '../validation/parse.js'
 

@@ -4,7 +4,7 @@
  * limits before any body is read, then reads and parses the body once, as the route says.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type { Engine } from '../engine/engine.js'
 import type { ErrorCode } from '../errors.js'
 import type { VoiceQuota } from '../voices/types.js'

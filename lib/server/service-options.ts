@@ -1,5 +1,5 @@
 /** What a TtsService is made with: one schema, its defaults, and the types inferred from it. */
-import { z } from 'zod'
+import * as z from 'zod'
 import { Engine } from '../engine/engine.js'
 import type { RealtimeLimits } from '../realtime/connection.js'
 import { strictObject } from '../validation/parse.js'

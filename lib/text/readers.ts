@@ -4,7 +4,6 @@
  */
 import { toAscii } from './ascii.js'
 import { japaneseReader } from './ja.js'
-import { tokenizeJapanese } from './kuromoji-worker.js'
 import { normaliserFor } from './normalise/index.js'
 import type { Segment } from './parser.js'
 import type { TokenReader } from './token-reader.js'
@@ -43,6 +42,8 @@ export async function createReader(opts: PlanOptions, segments: Segment[]): Prom
   if (opts.language === 'ja') {
     const texts = [...new Set(segments.flatMap((s) => (s.kind === 'text' && s.text.trim() !== '' ? [s.text] : [])))]
     if (texts.length > 0) {
+      // The worker's module (and node:worker_threads) loads with the first Japanese text.
+      const { tokenizeJapanese } = await import('./kuromoji-worker.js')
       const tokens = await tokenizeJapanese(texts, opts.signal)
       return japaneseReader(new Map(texts.map((text, i) => [text, tokens[i]!])))
     }

@@ -4,7 +4,7 @@
  * as checked by that schema: a layer below handed the very same object trusts it instead of
  * parsing it again. What was checked is frozen (its plain data), so it cannot change under them.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError, type ErrorCode } from '../errors.js'
 import { PARSE_CHANNEL } from './parse-channel.js'
 

@@ -2,7 +2,7 @@
  * The voice API's request shapes, validated with zod; the types of the voice operations and of
  * the VoiceStore interface are inferred from them, so each shape is written once.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { strictObject } from '../validation/parse.js'
 import { LANGUAGES } from '../text/types.js'
 

@@ -2,7 +2,7 @@
  * What can be pulled: the Piper voices of rhasspy/piper-voices and the Kokoro v1.0 export, read from
  * the hub (or its mirror) when asked, and the lookup of a name in it.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../../errors.js'
 import { editDistance } from '../../validation/parse.js'
 import { fetchHubJson, hubOf, listTree, resolveUrl, type HubOptions } from '../hub/hub.js'

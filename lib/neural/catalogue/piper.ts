@@ -4,7 +4,7 @@
  *   speaker_id_map, files: { path: { size_bytes, md5_digest } }, aliases } }.
  */
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { parseWith } from '../../validation/parse.js'
 import type { CatalogueEntry } from './entry.js'
 

@@ -3,7 +3,7 @@
  * listings at `{endpoint}/api/models/{repo}/tree/{revision}/{path}`, `HF_ENDPOINT` for a mirror and
  * `HF_TOKEN` sent as a Bearer token to the hub's own host only (never to the CDN it redirects to).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../../errors.js'
 import { parseWith } from '../../validation/parse.js'
 

@@ -1,7 +1,7 @@
 /** The record a pulled pack keeps beside its files: what it is, where it came from, its files' digests. */
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { parseWith } from '../../validation/parse.js'
 
 export const MANIFEST_FILE = 'svc-tts.pack.json'

@@ -6,7 +6,7 @@
  * WebSocket handshake whose Origin is not listed is refused the same way.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../../errors.js'
 import { strictObject } from '../../validation/parse.js'
 import { header } from '../dialect.js'

@@ -8,7 +8,7 @@
  * tokens share the secret (the `tokens.secret` option, SVC_TTS_TOKEN_SECRET for `svc-tts serve`).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../../errors.js'
 import { strictObject } from '../../validation/parse.js'
 import type { KeyStore, Principal, Scope } from '../keys.js'

@@ -1,5 +1,5 @@
 /** What a dialect is to the service: its options, and the routes and realtime endpoints it mounts. */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type { RealtimeEndpoint } from '../realtime-endpoint.js'
 import type { AnyRoute } from '../routes.js'
 

@@ -4,7 +4,7 @@
  * translate its wire shapes onto the service's one path; none validates, looks up voices, limits
  * or streams on its own.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { CARTESIA } from './cartesia/index.js'
 import { ELEVENLABS } from './elevenlabs/index.js'
 import type { DialectDefinition, DialectMount } from './definition.js'

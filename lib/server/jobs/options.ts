@@ -1,5 +1,5 @@
 /** What the long-form jobs are made with: one schema, its defaults. */
-import { z } from 'zod'
+import * as z from 'zod'
 import { strictObject } from '../../validation/parse.js'
 
 export const jobsOptionsSchema = strictObject({

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../../errors.js'
 import { parseWith, strictObject } from '../../validation/parse.js'
 import { limitsFor, limitsSchema, type KeyLimits, type Limiter, type Limits, type SlotPool } from '../limits.js'

@@ -3,7 +3,7 @@
  * audio.py, error.py). What a client sends is checked once with these schemas; fields they do not
  * name are ignored, as the reference's `from_event` ignores them (a client may send `context`).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { TtsError } from '../../errors.js'
 import { parseWith } from '../../validation/parse.js'
 import type { WyomingEvent } from './framing.js'

@@ -6,7 +6,7 @@
  */
 import { lstatSync, unlinkSync } from 'node:fs'
 import { BlockList, createServer, isIP, type AddressInfo, type Server, type Socket } from 'node:net'
-import { z } from 'zod'
+import * as z from 'zod'
 import { Engine } from '../../engine/engine.js'
 import { TtsError } from '../../errors.js'
 import { parseWith, strictObject } from '../../validation/parse.js'

@@ -1,5 +1,5 @@
 /** What the dictionary operations take, checked once (parseWith). */
-import { z } from 'zod'
+import * as z from 'zod'
 import { strictObject } from '../../validation/parse.js'
 
 /** Rules in one dictionary: the bench holds a sentence's lookups under 1 ms at this size. */

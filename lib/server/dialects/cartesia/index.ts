@@ -3,7 +3,7 @@
  * endpoint, and `GET /voices` / `GET /voices/:voice_id` for requests that carry `Cartesia-Version`.
  * Its option `models` maps Cartesia's model ids to svc-tts's (merged over DEFAULT_MODELS).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { strictObject } from '../../../validation/parse.js'
 import type { DialectDefinition } from '../definition.js'
 import { DEFAULT_MODELS } from './models.js'

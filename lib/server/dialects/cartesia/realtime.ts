@@ -10,7 +10,7 @@
  * client sends sets it, and a context asking for another is refused.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError, isTtsError } from '../../../errors.js'
 import { DEFAULT_CONTEXT_ID, frameObject, parseMessageFields, type ClientMessage, type ServerMessage } from '../../../realtime/messages.js'
 import { parseWith } from '../../../validation/parse.js'

@@ -4,7 +4,7 @@
  * checks (sample rates, bit rates, languages, voices, models) are left to the engine's gate, and
  * what svc-tts cannot do is refused here, naming what it can.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { ENCODINGS } from '../../../audio/format.js'
 import { TtsError } from '../../../errors.js'
 import { svcModel, type ModelTable } from './models.js'

@@ -9,7 +9,7 @@
  * plain array for clients older than the Cartesia-Version that introduced pages (2025-04-16).
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod'
 import { TtsError } from '../../../errors.js'
 import { parseWith } from '../../../validation/parse.js'
 import type { VoiceRecord } from '../../../voices/types.js'

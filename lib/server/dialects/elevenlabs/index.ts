@@ -3,7 +3,7 @@
  * translated onto the service's one path (docs/dialects/elevenlabs.md). Options map ElevenLabs'
  * model ids and premade voice ids onto svc-tts's, over the default tables.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { strictObject } from '../../../validation/parse.js'
 import type { DialectDefinition } from '../definition.js'
 import { catalogRoutes } from './catalog-routes.js'

@@ -9,7 +9,7 @@
  * messages (initializeConnection with the first, then text, closeContext, cancel, terminate), which
  * pass the one gate; the connection's events become ElevenLabs' audio, isFinal and error messages.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { ERROR_STATUS, TtsError, isTtsError, type ErrorCode } from '../../../errors.js'
 import { DEFAULT_CONTEXT_ID, frameObject, parseMessageFields, type ClientMessage, type ServerMessage } from '../../../realtime/messages.js'
 import { parseWith } from '../../../validation/parse.js'

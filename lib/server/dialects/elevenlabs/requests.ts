@@ -3,7 +3,7 @@
  * wire shape (unknown fields pass, as ElevenLabs lets them); `speechRequest` turns it into the
  * SPEC's synthesis request, which the engine's gate checks.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { SynthesisRequest } from '../../../engine/requests.js'
 import { TtsError } from '../../../errors.js'
 import type { Language } from '../../../text/types.js'

@@ -7,7 +7,7 @@
  * `GET /v1/models` is ElevenLabs' path too: these routes claim no request, so they serve every
  * request that the ElevenLabs routes do not claim (those with an `xi-api-key` header).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Engine } from '../../../engine/engine.js'
 import { TtsError } from '../../../errors.js'
 import { parseWith } from '../../../validation/parse.js'

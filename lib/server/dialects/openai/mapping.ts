@@ -2,7 +2,7 @@
  * What OpenAI's names become in svc-tts: its models and its 13 voices (a table the dialect's
  * options extend or override), and its response formats. OpenAI serves 24 kHz mono; so does this.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { strictObject } from '../../../validation/parse.js'
 import { CONTENT_TYPES, type Container } from '../../../audio/format.js'
 import type { RequestedFormat } from '../../../engine/requests.js'

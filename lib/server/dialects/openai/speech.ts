@@ -3,7 +3,7 @@
  * to a SPEC synthesis request, which the engine's gate checks, and streamed as it is made, as
  * audio or as OpenAI's server-sent events.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { speedSchema, type SynthesisRequest } from '../../../engine/requests.js'
 import { route, type AnyRoute, type RouteContext, type RouteResponse } from '../../routes.js'
 import { startStream } from '../../tts-routes.js'
