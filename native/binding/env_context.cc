@@ -53,15 +53,24 @@ std::shared_ptr<EnvContext> EnvContext::Create(Napi::Env env) {
   return context;
 }
 
+// Without the context's lock: the call takes the thread-safe function's own lock and makes a system
+// call that wakes the main thread, which would then wait on this lock to start its next stream.
+// Close() marks closing, then waits for the posts under way before it releases the function: each
+// post counts itself before it reads the mark (both sequentially consistent), so either it sees
+// the mark or Close() sees it counted.
 bool EnvContext::Post(MainThreadFn fn) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (closing_) return false;
-  auto* data = new MainThreadFn(std::move(fn));
-  if (tsfn_.NonBlockingCall(data) != napi_ok) {
-    delete data;
-    return false;
+  posting_.fetch_add(1);
+  bool posted = false;
+  if (!closing_.load()) {
+    auto* data = new MainThreadFn(std::move(fn));
+    posted = tsfn_.NonBlockingCall(data) == napi_ok;
+    if (!posted) delete data;
   }
-  return true;
+  if (posting_.fetch_sub(1) == 1 && closing_.load()) {
+    std::lock_guard<std::mutex> lock(mutex_);  // Close() waits under it: the notification is not lost
+    idle_.notify_all();
+  }
+  return posted;
 }
 
 bool EnvContext::Submit(std::function<void()> task) { return Submit(std::move(task), WorkerPool::Instance()); }
@@ -69,7 +78,7 @@ bool EnvContext::Submit(std::function<void()> task) { return Submit(std::move(ta
 bool EnvContext::Submit(std::function<void()> task, WorkerPool& pool, bool first, const void* tag) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (closing_) return false;
+    if (closing_.load()) return false;
     ++tasks_;
   }
   activeTasks.fetch_add(1);
@@ -142,14 +151,14 @@ void EnvContext::Untrack(uint64_t id) {
 
 void EnvContext::MarkClosing() {
   std::lock_guard<std::mutex> lock(mutex_);
-  closing_ = true;
+  closing_.store(true);
 }
 
 void EnvContext::Close() {
   std::map<uint64_t, std::function<void()>> cancellers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    closing_ = true;
+    closing_.store(true);
     cancellers.swap(cancellers_);
   }
   for (auto& entry : cancellers) entry.second();
@@ -168,7 +177,7 @@ void EnvContext::Close() {
     }
   }
   std::unique_lock<std::mutex> lock(mutex_);
-  idle_.wait(lock, [this] { return tasks_ == 0; });
+  idle_.wait(lock, [this] { return tasks_ == 0 && posting_.load() == 0; });
   tsfn_.Release();
 }
 

@@ -78,8 +78,9 @@ class EnvContext : public std::enable_shared_from_this<EnvContext> {
   void Close();  // env cleanup hook
 
   std::mutex mutex_;
-  std::condition_variable idle_;
-  bool closing_ = false;
+  std::condition_variable idle_;  // Close() waits on it for the tasks and the posts under way
+  std::atomic<bool> closing_{false};
+  std::atomic<int> posting_{0};  // posts between their check of closing_ and their call
   int tasks_ = 0;
   int awaiters_ = 0;
   uint64_t nextId_ = 0;
