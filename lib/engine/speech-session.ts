@@ -229,7 +229,9 @@ export class WritableSpeechSession implements SpeechSession {
   private finish(): void {
     if (this.finished) return
     this.finished = true
-    this.planningStop.abort(SESSION_FINISHED)
+    // Planning under way stops, and none starts after this (schedulePlanning): an abort with no
+    // planning to stop would cost every request its event.
+    if (this.planning) this.planningStop.abort(SESSION_FINISHED)
     this.passFirstAudio()
     this.synthesis.finished?.()
   }
@@ -268,6 +270,7 @@ export class WritableSpeechSession implements SpeechSession {
 
   /** Plans on a later microtask, so writes made together are planned together. */
   private schedulePlanning(): void {
+    if (this.finished) return
     if (this.planning) {
       this.planAgain = true
       return

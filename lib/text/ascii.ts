@@ -16,8 +16,10 @@ const PUNCTUATION_FOLDS: Record<string, string> = {
 
 const NON_ASCII = /[^\x20-\x7e]/g
 const COMBINING_MARKS = /\p{M}/gu
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
 export function toAscii(text: string): string {
+  if (PRINTABLE_ASCII.test(text)) return text.trim()  // most words: nothing to fold
   let folded = ''
   for (const char of text) folded += LETTER_FOLDS[char] ?? PUNCTUATION_FOLDS[char] ?? char
   return folded.normalize('NFD').replace(COMBINING_MARKS, '').replace(NON_ASCII, '').trim()
