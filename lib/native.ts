@@ -254,6 +254,12 @@ export interface NativeAddon {
   analysePcm(samples: Buffer, sampleRate: number): Promise<NativeSpeechMeasures>
   /** Pitch and formant scaling of mono f32le PCM (Rubber Band R3), same length out. */
   transformVoice(samples: Buffer, sampleRate: number, params: NativeVoiceTransform): Promise<Buffer>
+  /**
+   * Frees a Buffer's memory at once (it then reads as empty), when it spans an ArrayBuffer of its
+   * own; a slice of a larger one is left as it is. Whether it was freed. V8 counts live
+   * ArrayBuffers towards its next full collection, so audio already copied on should not wait for it.
+   */
+  releaseBuffer(buffer: Buffer): boolean
 }
 
 /** The TtsError code of each native error code (native/base/errors.h); anything else is SYNTHESIS_FAILED. */

@@ -39,6 +39,7 @@ export class EncodedSpeechSession implements SpeechSession {
   constructor(
     private readonly pcm: SpeechSession,
     private readonly encoder: NativeAudioEncoder,
+    private readonly native: Pick<NativeAddon, 'releaseBuffer'>,
   ) {}
 
   write(text: string): void {
@@ -67,7 +68,9 @@ export class EncodedSpeechSession implements SpeechSession {
     let held: { samples: number; offsetSamples: number; endsChunk: boolean } | undefined
     let endSamples = 0
     for await (const chunk of { [Symbol.asyncIterator]: () => pcm }) {
-      const audio = await this.run(this.encoder.encode(chunk.audio))
+      const encoding = this.encoder.encode(chunk.audio)
+      this.native.releaseBuffer(chunk.audio)  // the encoder has its own copy
+      const audio = await this.run(encoding)
       const samples = (held?.samples ?? 0) + chunk.samples
       const offsetSamples = held?.offsetSamples ?? chunk.offsetSamples
       const endsChunk = (held?.endsChunk ?? false) || chunk.endsChunk

@@ -134,8 +134,10 @@ export class Engine<PackModelId extends string = never> {
   /** The audio (base-64, container defaults to raw) with the transcript's words and their times. */
   async synthesizeWithTimestamps(request: Synthesis<PackModelId>, options?: CallOptions): Promise<TimestampedSpeech> {
     const { audio, words, marks } = await this.within(options, async (scope) => this.speech.render(await this.resolveIn(request, 'synthesis', 'raw', scope), scope))
+    const audioBase64 = audio.toString('base64')
+    this.native.releaseBuffer(audio)
     return {
-      audio_base64: audio.toString('base64'),
+      audio_base64: audioBase64,
       alignment: toAlignment(words),
       ...(marks.length > 0 && { marks: marks.map((mark) => ({ name: mark.name, time_seconds: mark.timeMs / 1000 })) }),
     }

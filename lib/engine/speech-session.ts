@@ -23,7 +23,8 @@ const FIRST_TAKE_CHARS = 200
 
 /**
  * A stretch of a speech stream, as the backend made it: audio in the requested encoding (no
- * container), and the words whose timings became known with it.
+ * container), and the words whose timings became known with it. The audio is a Buffer of its own,
+ * shared with nothing, so its reader may free it once done with it (NativeAddon.releaseBuffer).
  */
 export interface SpeechChunk {
   audio: Buffer

@@ -128,7 +128,7 @@ export class Speech {
       },
       scope,
     )
-    return encoder ? new EncodedSpeechSession(session, encoder) : session
+    return encoder ? new EncodedSpeechSession(session, encoder, this.native) : session
   }
 
   /** The request's transcript spoken, chunk by chunk (after the first `skipChunks` planned chunks; within `bounds` where given). */
@@ -152,11 +152,18 @@ export class Speech {
       if (chunk.marks) marks.push(...chunk.marks)
       samples += chunk.samples
     }
-    const joined = Buffer.concat(parts)
     const { format } = resolved
-    if (format.container === 'wav') return { audio: Buffer.concat([wavHeader(format, joined.length), joined]), words, marks }
+    const audio = this.joined(parts, format)
     // The whole file is known: its header can say how long it is.
-    if (format.container === 'flac') return { audio: setFlacTotalSamples(joined, samples), words, marks }
-    return { audio: joined, words, marks }
+    return { audio: format.container === 'flac' ? setFlacTotalSamples(audio, samples) : audio, words, marks }
+  }
+
+  /** The chunks' audio as one file (a WAV header first); the chunks, once copied, are freed at once. */
+  private joined(parts: Buffer[], format: ResolvedRequest['format']): Buffer {
+    if (parts.length === 1 && format.container !== 'wav') return parts[0]!
+    const bytes = parts.reduce((sum, part) => sum + part.length, 0)
+    const joined = Buffer.concat(format.container === 'wav' ? [wavHeader(format, bytes), ...parts] : parts)
+    for (const part of parts) this.native.releaseBuffer(part)
+    return joined
   }
 }

@@ -161,6 +161,19 @@ Napi::Value TransformVoice(const Napi::CallbackInfo& info) {
       });
 }
 
+// releaseBuffer(buffer) -> boolean. Frees a Buffer's memory now instead of at a later collection:
+// V8 counts every live ArrayBuffer's bytes towards starting a full (mark-compact) collection, so
+// audio that was copied on or written out should not wait for one. Only a Buffer that spans an
+// ArrayBuffer of its own is freed (it then reads as empty); a slice of a larger one, such as
+// Node's pool for small Buffers, is left as it is. Whether it was freed.
+Napi::Value ReleaseBuffer(const Napi::CallbackInfo& info) {
+  const Napi::Buffer<uint8_t> buffer = JsArg(info, "releaseBuffer", 0, "buffer").Buffer();
+  Napi::ArrayBuffer whole = buffer.ArrayBuffer();
+  const bool own = buffer.ByteOffset() == 0 && buffer.ByteLength() == whole.ByteLength() && whole.ByteLength() > 0;
+  if (own && !whole.IsDetached()) whole.Detach();
+  return Napi::Boolean::New(info.Env(), own);
+}
+
 // counters() -> { activeTasks, externalBytes, liveStreams, poolThreads, queuedTasks, unreadAudioBytes,
 //   espeakInstances, espeakBusyPeak }
 Napi::Value Counters(const Napi::CallbackInfo& info) {
@@ -188,6 +201,7 @@ Napi::Object InitModule(Napi::Env env, Napi::Object exports) {
   exports.Set("analyseSample", Napi::Function::New(env, AnalyseSample));
   exports.Set("analysePcm", Napi::Function::New(env, AnalysePcm));
   exports.Set("transformVoice", Napi::Function::New(env, TransformVoice));
+  exports.Set("releaseBuffer", Napi::Function::New(env, ReleaseBuffer));
   exports.Set("SynthStream", SynthStream::Define(env));
   exports.Set("AudioEncoder", AudioEncoderWrap::Define(env));
   exports.Set("loadModel", Napi::Function::New(env, LoadModel));
