@@ -39,12 +39,13 @@ export interface EngineHost {
 
 /**
  * An engine process speaking `subject` (an id of bench/harness/subjects.ts; espeak when absent);
- * `binding` names another build of the addon, `cpus` pins it (from its start, so its engine sees
- * only them), `nodeOptions` are more of Node's options for it (V8's heap settings).
+ * `binding` names another build of the addon, `root` another checkout whose engine host (and
+ * library) to run, `cpus` pins it (from its start, so its engine sees only them), `nodeOptions` are
+ * more of Node's options for it (V8's heap settings).
  */
-export async function startEngineHost(options: { subject?: string; binding?: string; cpus?: number; nodeOptions?: string[] } = {}): Promise<EngineHost> {
+export async function startEngineHost(options: { subject?: string; binding?: string; root?: string; cpus?: number; nodeOptions?: string[] } = {}): Promise<EngineHost> {
   const env = { ...process.env, ...(options.subject && { HOST_SUBJECT: options.subject }), ...(options.binding && { SVC_TTS_NATIVE_BINDING: options.binding }) }
-  const [command, ...args] = workerCommand('engine-host', { cpus: options.cpus, ...(options.nodeOptions && { nodeOptions: options.nodeOptions }) })
+  const [command, ...args] = workerCommand('engine-host', { cpus: options.cpus, root: options.root, ...(options.nodeOptions && { nodeOptions: options.nodeOptions }) })
   const child: ChildProcess = spawn(command!, args, { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   await new Promise((resolve, reject) => child.once('message', resolve).once('exit', (code) => reject(new Error(`the engine host exited with ${code}`))))
   return {
