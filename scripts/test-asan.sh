@@ -16,4 +16,5 @@ ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
     test/audio/compressed.test.ts test/hardening/encoder-boundary.test.ts test/native/append.test.ts \
     test/engine/ahead-bound.test.ts test/engine/reproducible.test.ts test/engine/espeak-copies.test.ts test/engine/word-streaming.test.ts \
     test/neural/packs.test.ts test/neural/bad-packs.test.ts test/neural/windowed.test.ts test/neural/lift.test.ts \
-    test/native/model.test.ts test/native/core.test.ts test/native/external-memory.test.ts test/native/stretches.test.ts "$@"
+    test/native/model.test.ts test/native/core.test.ts test/native/external-memory.test.ts test/native/stretches.test.ts \
+    test/engine/audio-memory.test.ts "$@"
