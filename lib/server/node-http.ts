@@ -81,6 +81,8 @@ export function clientGone(response: ServerResponse): AbortSignal {
   return controller.signal
 }
 
+const uncork = (response: ServerResponse) => response.uncork()
+
 export async function writeResponse(response: ServerResponse, result: RouteResponse, signal: AbortSignal): Promise<void> {
   for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value)
   response.statusCode = result.status
@@ -96,7 +98,13 @@ export async function writeResponse(response: ServerResponse, result: RouteRespo
   }
   try {
     for await (const part of result.stream) {
-      if (!response.write(part)) await once(response, 'drain', { signal })
+      // A full buffer is waited for before the next write, not after this one, and each part is
+      // held until the end of this turn of the event loop: the last part then goes out in one
+      // system call with the response's end (its terminating chunk), which end() flushes.
+      if (response.writableNeedDrain) await once(response, 'drain', { signal })
+      response.cork()
+      setImmediate(uncork, response)
+      response.write(part)
     }
     response.end()
   } catch {

@@ -1,0 +1,64 @@
+/**
+ * The HTTP service of this checkout against another commit's, in the same sitting: both `svc-tts
+ * serve` (bench/workers/serve-cost-host.ts, synthesis threads at nice 0) run at once, and C
+ * closed-loop clients stream the served voices' request (bench/harness/served-voices.ts) to each in
+ * turn, PASSES times, the order turned each pass. For each cell it prints the audio seconds a
+ * second and the server's main-thread CPU a request (from /proc) of every pass, side by side. It
+ * writes no section of RESULTS.md: it is for deciding whether a change to the service's hot path
+ * holds up (bench/RESULTS.md, "Measurements behind design choices").
+ *
+ *   BENCH_BASELINE_ROOT=<checkout> [VOICES=kal16,espeak] [CLIENTS=2,4] [PASSES=4] [SECONDS=2] node --import tsx bench/studies/http-baseline.ts
+ *
+ * The checkout has its node_modules and build/ linked from this one.
+ */
+import { Agent } from 'node:http'
+import path from 'node:path'
+import { closedLoop } from '../harness/closed-loop.js'
+import { mainThreadCpuMs } from '../harness/cpu-time.js'
+import { overHttp, SERVED_VOICES, startServed, type Served } from '../harness/served-voices.js'
+import { workerCommand } from '../harness/worker-command.js'
+
+const baselineRoot = process.env.BENCH_BASELINE_ROOT
+if (!baselineRoot) throw new Error('BENCH_BASELINE_ROOT names the checkout to compare with')
+const root = path.resolve(import.meta.dirname, '../..')
+const VOICES = SERVED_VOICES.filter((voice) => (process.env.VOICES ?? 'kal16,espeak').split(',').includes(voice.key))
+const CLIENTS = (process.env.CLIENTS ?? '2,4').split(',').map(Number)
+const PASSES = Number(process.env.PASSES ?? 4)
+const SECONDS = Number(process.env.SECONDS ?? 2)
+const BUILDS = [
+  { label: 'baseline', root: baselineRoot },
+  { label: 'this checkout', root },
+]
+
+const rows: string[] = []
+for (const voice of VOICES) {
+  const servers: Served[] = []
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity })
+  try {
+    for (const build of BUILDS) {
+      const served = await startServed(workerCommand('serve-cost-host', { root: build.root }), { cwd: build.root, env: { ...process.env, THREAD_NICE: '0' } })
+      served.child.stdout!.resume()  // its log lines, read and dropped
+      servers.push(served)
+    }
+    for (const served of servers) await closedLoop(4, 1, overHttp(served.port, agent, voice), voice.sampleRate * 2)  // warm-up
+    const cells = new Map<string, string[]>()
+    for (let pass = 0; pass < PASSES; pass++) {
+      for (const clients of CLIENTS) {
+        const order = pass % 2 === 0 ? [0, 1] : [1, 0]
+        for (const index of order) {
+          const served = servers[index]!
+          const cpuBefore = mainThreadCpuMs(served.child.pid!)
+          const { rate, requests } = await closedLoop(clients, SECONDS, overHttp(served.port, agent, voice), voice.sampleRate * 2)
+          const cpu = (mainThreadCpuMs(served.child.pid!) - cpuBefore) / requests
+          const key = `| ${voice.name} | ${clients} | ${BUILDS[index]!.label} |`
+          cells.set(key, [...(cells.get(key) ?? []), `${rate.toFixed(0)} / ${cpu.toFixed(2)}`])
+        }
+      }
+    }
+    for (const [key, passes] of cells) rows.push(`${key} ${passes.join(', ')} |`)
+  } finally {
+    for (const served of servers) served.child.kill()
+    agent.destroy()
+  }
+}
+process.stdout.write(`| synthesizer | clients | build | each pass: audio s/s / server main-thread CPU ms a request |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n`)
