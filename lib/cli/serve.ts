@@ -186,7 +186,7 @@ async function serveLogging(options: ServeOptions, lines: LogLines, logLine: Log
       wyoming = await createWyomingServer(service.engine, {
         uri: options.wyoming,
         log: (entry) => logLine({ level: 'info', msg: 'wyoming synthesis', ...entry }),
-        observe: (event) => service.observeSynthesis(event, 'wyoming'),
+        observe: (event, signal) => service.observeSynthesis(event, 'wyoming', signal),
         onWarning: (message) => logLine({ level: 'warn', msg: message }),
       })
     } catch (error) {

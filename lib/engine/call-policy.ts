@@ -1,10 +1,10 @@
 /**
- * What a caller may speak with, for the calls made within `withCallPolicy` (a browser token bound
- * to one voice or model). The server runs each request and realtime context of such a credential
- * inside it; the engine checks every request it resolves against it, whatever route or dialect
- * made the request, so no route can forget the check.
+ * What a caller may speak with (a browser token bound to one voice or model), bound to the signal
+ * its calls carry. The server binds each request's and realtime context's signal to its
+ * credential's policy; the engine checks every request it resolves under a bound signal against
+ * it, whatever route or dialect made the request. A binding by signal, not by async context
+ * (AsyncLocalStorage), so that no promise of the process pays for async-context propagation.
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { TtsError } from '../errors.js'
 import type { ResolvedRequest } from './resolve.js'
 
@@ -13,15 +13,16 @@ export interface CallPolicy {
   modelId?: string
 }
 
-const current = new AsyncLocalStorage<CallPolicy>()
+const policies = new WeakMap<AbortSignal, CallPolicy>()
 
-export function withCallPolicy<T>(policy: CallPolicy | undefined, work: () => T): T {
-  return policy ? current.run(policy, work) : work()
+/** Holds the engine calls made with `signal` to `policy` (none: no restriction). */
+export function bindCallPolicy(signal: AbortSignal, policy: CallPolicy | undefined): void {
+  if (policy) policies.set(signal, policy)
 }
 
 /** Throws TOKEN_RESTRICTED when the request speaks with a voice or model its caller's policy does not allow. */
-export function checkCallPolicy(resolved: ResolvedRequest): void {
-  const policy = current.getStore()
+export function checkCallPolicy(resolved: ResolvedRequest, caller: AbortSignal | undefined): void {
+  const policy = caller && policies.get(caller)
   if (!policy) return
   const voiceId = resolved.voice.record.voice_id
   // A mix speaks with more than its first voice, so a caller bound to one voice may not mix.

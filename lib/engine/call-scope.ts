@@ -28,14 +28,15 @@ export class CallScope {
   private readonly controller = new AbortController()
   private readonly cleanup: Cleanup
 
-  constructor(calls: Set<WeakRef<AbortController>>, callerSignal: AbortSignal | undefined) {
+  /** `caller`: the caller's own signal, which a host may have bound its request to (call-policy.ts, speech-events.ts). */
+  constructor(calls: Set<WeakRef<AbortController>>, readonly caller: AbortSignal | undefined) {
     const ref = new WeakRef(this.controller)
-    const onAbort = (): void => ref.deref()?.abort(callerSignal?.reason)
-    callerSignal?.addEventListener('abort', onAbort, { once: true })
-    this.cleanup = { calls, ref, unlisten: () => callerSignal?.removeEventListener('abort', onAbort) }
+    const onAbort = (): void => ref.deref()?.abort(caller?.reason)
+    caller?.addEventListener('abort', onAbort, { once: true })
+    this.cleanup = { calls, ref, unlisten: () => caller?.removeEventListener('abort', onAbort) }
     calls.add(ref)
     dropped.register(this.controller, this.cleanup, this.cleanup)
-    if (callerSignal?.aborted) this.controller.abort(callerSignal.reason)
+    if (caller?.aborted) this.controller.abort(caller.reason)
   }
 
   get signal(): AbortSignal {

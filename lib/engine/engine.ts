@@ -170,7 +170,7 @@ export class Engine<PackModelId extends string = never> {
     const scope = this.calls.begin(options && call)
     try {
       const resolved = await this.gate.resolve(request, 'synthesis', 'raw', scope.signal, bounds?.maxTranscriptChars)
-      checkCallPolicy(resolved)
+      checkCallPolicy(resolved, scope.caller)
       yield* this.speech.run(resolved, scope, firstChunk, bounds)
     } finally {
       scope.end()
@@ -228,7 +228,7 @@ export class Engine<PackModelId extends string = never> {
 
   private async resolveIn(request: unknown, kind: RequestKind, container: Container, scope: CallScope): Promise<ResolvedRequest> {
     const resolved = await this.gate.resolve(request, kind, container, scope.signal)
-    checkCallPolicy(resolved)
+    checkCallPolicy(resolved, scope.caller)
     return resolved
   }
 

@@ -2,8 +2,8 @@
  * What the engine tells observers about the speech it makes (metrics, traces): a session started
  * for a model, voice type and format; text written to it; audio read from it. Published on a
  * diagnostics channel, so the engine knows nothing of who listens and costs nothing when no one
- * does. Subscribers run in the async context of the call that made the speech, which is how the
- * service ties a session to the request it serves.
+ * does. A session's start carries the signal its call was made with, which is how the service ties
+ * the session to the request it serves.
  */
 import diagnostics_channel from 'node:diagnostics_channel'
 import type { VoiceType } from '../voices/types.js'
@@ -15,6 +15,8 @@ export type SpeechEvent =
       type: 'start'
       /** The session: the same object in each of its events. */
       session: object
+      /** The signal the call was made with (its caller's own), if any. */
+      caller: AbortSignal | undefined
       model: string
       voiceType: VoiceType
       /** `container/encoding@rate`, e.g. `wav/pcm_s16le@24000`. */

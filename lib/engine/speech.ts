@@ -124,7 +124,7 @@ export class Speech {
         prepare: (chunks) => this.prepareVoices(chunks, voices, scope.signal),
         ...(how.onFinish && { finished: how.onFinish }),
         ...(how.skipChunks && { skipChunks: how.skipChunks }),
-        observer: observeSession({ model: resolved.model.id, voiceType: resolved.voice.record.voice_type, format: formatLabel(format) }),
+        observer: observeSession({ model: resolved.model.id, voiceType: resolved.voice.record.voice_type, format: formatLabel(format), caller: scope.caller }),
       },
       scope,
     )

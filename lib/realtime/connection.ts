@@ -50,8 +50,8 @@ export interface RealtimeHooks {
   chargeText?(characters: number): Promise<void>
   /** Resolves when the transport can take more audio; synthesis of the waiting context pauses meanwhile. */
   writable?(): Promise<void> | undefined
-  /** Opens a context's speech within the host's own async context (a server ties the speech to its metrics and traces there). */
-  within?<T>(open: () => Promise<T>): Promise<T>
+  /** The signal a context's speech is opened with: one the host has bound to its own bookkeeping (a server counts the speech to its metrics and holds it to a token's binding). */
+  contextSignal?(): AbortSignal
 }
 
 export interface RealtimeConnectionOptions extends RealtimeHooks {
@@ -255,8 +255,8 @@ export class RealtimeConnection extends EventEmitter<{ message: [ServerMessage];
       const { model_id, voice, language, speed, pronunciation_dictionaries } = message
       const overridden = model_id !== undefined || voice !== undefined || language !== undefined || speed !== undefined || pronunciation_dictionaries !== undefined
       const request = overridden ? sessionRequestFrom(connection.request, { model_id, voice, language, speed, pronunciation_dictionaries }) : connection.resolved
-      const open = () => this.options.engine.open(request)
-      speech = await (this.options.within ? this.options.within(open) : open())
+      const signal = this.options.contextSignal?.()
+      speech = await this.options.engine.open(request, signal && { signal })
     } catch (error) {
       release()
       throw error

@@ -37,7 +37,7 @@ import { TTS_ROUTES } from './tts-routes.js'
 import { resolveVersion } from './versions.js'
 import { DICTIONARY_ROUTES } from './dictionary-routes.js'
 import { VOICE_ROUTES } from './voice-routes.js'
-import { withCallPolicy } from '../engine/call-policy.js'
+import { bindCallPolicy } from '../engine/call-policy.js'
 import { Cors } from './browsers/cors.js'
 import { tokenRoutes } from './browsers/token-routes.js'
 import { TOKEN_PREFIX, TOKEN_SECRET_ENV, TokenIssuer } from './browsers/tokens.js'
@@ -229,10 +229,12 @@ export class TtsService {
 
   /**
    * A synthesis made for a client outside HTTP (the Wyoming server): observed as one request of
-   * `route` in `dialect` (counted, timed, traced), its speech counted to it within `within`.
+   * `route` in `dialect` (counted, timed, traced), the speech of its engine calls made with
+   * `signal` counted to it; `within` runs its work with its span active.
    */
-  observeSynthesis(route: string, dialect: string): { within<T>(work: () => T): T; end(code: string): void } {
+  observeSynthesis(route: string, dialect: string, signal: AbortSignal): { within<T>(work: () => T): T; end(code: string): void } {
     const observation = this.observer.begin(dialect.toUpperCase(), route, dialect, {})
+    this.observer.bind(observation, signal)
     let ended = false
     return {
       within: (work) => this.observer.within(observation, work),
@@ -294,6 +296,9 @@ export class TtsService {
     if (principal) await this.limiter.hit(principal.keyId)
     const release = await this.slots(route, principal)
     const controller = new AbortController()
+    // The engine calls the route makes carry this signal: their speech is counted to the request, and held to its credential's binding.
+    this.observer.bind(observation, controller.signal)
+    bindCallPolicy(controller.signal, principal?.bound)
     const onAbort = () => controller.abort(new TtsError('ABORTED', 'the client went away'))
     if (signal.aborted) onAbort()
     signal.addEventListener('abort', onAbort, { once: true })
@@ -327,8 +332,8 @@ export class TtsService {
       },
       owner: principal && { id: principal.keyId, quota: this.quota },
     })
-    // The request's work, its stream's pulls included, runs where its speech is counted to it and its credential's binding holds.
-    const within = <T>(work: () => T): T => this.observer.within(observation, () => withCallPolicy(principal?.bound, work))
+    // The request's work, its stream's pulls included, runs with its span active.
+    const within = <T>(work: () => T): T => this.observer.within(observation, work)
     return {
       route,
       bodyLimit,
@@ -485,7 +490,12 @@ export class TtsService {
       chargeText: (characters) => this.limiter.charge(keyId, characters),
       writable,
       // Each context's speech is observed from its opening, and held to a token's binding.
-      within: (open) => this.observer.within(this.observer.beginContext(path, dialect), () => withCallPolicy(principal.bound, open)),
+      contextSignal: () => {
+        const { signal } = new AbortController()
+        this.observer.bind(this.observer.beginContext(path, dialect), signal)
+        bindCallPolicy(signal, principal.bound)
+        return signal
+      },
     })
     this.connections.set(connection, principal)
     connection.once('close', (error) => {

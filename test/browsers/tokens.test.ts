@@ -53,6 +53,23 @@ describe.each(ADAPTERS)('browser tokens on %s', (adapter) => {
     await again.arrayBuffer()
   })
 
+  // The binding holds the engine calls made with the request's signal: each dialect's routes hand it on.
+  it("holds on the dialects' routes too: OpenAI's speech and Cartesia's bytes and SSE speak with A only", async () => {
+    const token = (await mint(server, KEY, { voice_id: SARAH })).json.token as string
+    const send = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${server.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers }, body: JSON.stringify(body) })
+    const outcome = async (response: Response) => [response.status, (await response.arrayBuffer()).byteLength > 10_000]
+    const openai = (voice: string) => send('/v1/audio/speech', { model: 'tts-1', voice, input: 'Only with this voice.', response_format: 'pcm' })
+    expect(await outcome(await openai('alloy'))).toEqual([200, true])
+    expect((await openai('ash')).status).toBe(403)
+    const cartesia = (path: string, voice: string) =>
+      send(path, { model_id: 'sonic-3', transcript: 'Only with this voice.', voice: { mode: 'id', id: voice }, output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: 16000 }, language: 'en' }, { 'cartesia-version': '2026-08-14' })
+    for (const path of ['/tts/bytes', '/tts/sse']) {
+      expect(await outcome(await cartesia(path, SARAH))).toEqual([200, true])
+      expect((await cartesia(path, KAL)).status).toBe(403)
+    }
+  })
+
   it('over the WebSocket as access_token: a context with voice A speaks, one with B is refused', async () => {
     const token = (await mint(server, KEY, { voice_id: SARAH })).json.token as string
     const client = await WsClient.connect(`${server.ws}/text_to_speech/websocket/ws?access_token=${token}&version=v1`)

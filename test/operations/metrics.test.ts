@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeWav } from '../helpers/audio.js'
 import { testEngine, voiceId } from '../helpers/engine.js'
 import { ADAPTERS, KEY, post, start, TEST_KEYS, VOICES_ONLY_KEY, WsClient, type Running } from '../helpers/server.js'
+import { promiseHooksOn } from '../helpers/promise-hooks.js'
 import { waitUntil } from '../helpers/wait.js'
 import { WyomingClient } from '../helpers/wyoming.js'
 import { createWyomingServer } from '../../lib/server/index.js'
@@ -141,7 +142,7 @@ describe('metrics configured open, or off', () => {
 describe('Wyoming syntheses in the service\'s metrics', () => {
   it('counts each synthesis and stream as a request of the wyoming dialect, with its first audio, characters and audio', async () => {
     const server = await start('standalone', { engine, keys: KEYS })
-    const wyoming = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0', observe: (event) => server.service.observeSynthesis(event, 'wyoming') })
+    const wyoming = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0', observe: (event, signal) => server.service.observeSynthesis(event, 'wyoming', signal) })
     try {
       const client = await WyomingClient.connect(Number(new URL(wyoming.url.replace('tcp:', 'http:')).port))
       client.send('synthesize', { text: TEXTS[0], voice: { name: 'Sarah' } })
@@ -160,6 +161,47 @@ describe('Wyoming syntheses in the service\'s metrics', () => {
       expect(firstAudio.reduce((a, b) => a + b, 0)).toBe(2)
       const characters = [...values].filter(([k]) => k.startsWith('svc_tts_characters_total')).reduce((sum, [, v]) => sum + v, 0)
       expect(characters).toBe(TEXTS[0]!.length + TEXTS[1]!.split(' ').map((w) => `${w} `).join('').length)
+    } finally {
+      await wyoming.close()
+      await server.close()
+    }
+  })
+})
+
+describe('speech tied to its request', () => {
+  it('by the signal its engine calls carry: HTTP, a browser token, a WebSocket context and Wyoming are each counted, and no promise hook is turned on', async () => {
+    expect(await promiseHooksOn()).toBe(false)
+    const server = await start('standalone', { engine, keys: KEYS })
+    const wyoming = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0', observe: (event, signal) => server.service.observeSynthesis(event, 'wyoming', signal) })
+    try {
+      const request = (transcript: string, voice = SARAH) => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voice } })
+      expect((await post(server.base, '/text_to_speech', request(TEXTS[0]!))).status).toBe(200)
+
+      const minted = await post(server.base, '/tokens', { voice_id: SARAH })
+      const { token } = (await minted.json()) as { token: string }
+      const withToken = (body: unknown) => fetch(`${server.base}/text_to_speech`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })
+      const spoken = await withToken(request(TEXTS[1]!))
+      expect(spoken.status).toBe(200)
+      await spoken.arrayBuffer()
+      const refused = await withToken(request('Never spoken.', voiceId('Kal')))
+      expect([refused.status, ((await refused.json()) as { error_code: string }).error_code]).toEqual([403, 'TOKEN_RESTRICTED'])
+
+      const client = await WsClient.connect(`${server.ws}${WS_PATH}?api_key=${KEY}&version=v1`)
+      client.send({ model_id: 'svc_flash_v1.5', voice: { mode: 'id', id: SARAH } })
+      client.send({ context_id: 'c1', transcript: WS_TEXT })
+      client.send({ context_id: 'c1', close_context: true })
+      await client.until(() => client.finished('c1'))
+      client.socket.close()
+
+      const wyomingClient = await WyomingClient.connect(Number(new URL(wyoming.url.replace('tcp:', 'http:')).port))
+      wyomingClient.send('synthesize', { text: TEXTS[0], voice: { name: 'Sarah' } })
+      await wyomingClient.until((e) => e.type === 'audio-stop')
+      wyomingClient.close()
+
+      const { values } = await scrape(server)
+      const characters = [...values].filter(([k]) => k.startsWith('svc_tts_characters_total')).reduce((sum, [, v]) => sum + v, 0)
+      expect(characters).toBe(2 * TEXTS[0]!.length + TEXTS[1]!.length + WS_TEXT.length)
+      expect(await promiseHooksOn()).toBe(false)
     } finally {
       await wyoming.close()
       await server.close()

@@ -1,12 +1,12 @@
 /**
  * Ties the engine's speech to the request it serves, for metrics and traces. A request (or a
- * WebSocket context) runs inside an AsyncLocalStorage store; the engine publishes each session's
- * start on its speech channel from within that async context (lib/engine/speech-events.ts), so the
- * session is bound to the request there, and its later text and audio events are counted to it.
+ * WebSocket context) is bound to the signal its engine calls carry; the engine publishes each
+ * session's start on its speech channel with that signal (lib/engine/speech-events.ts), so the
+ * session is tied to the request there, and its later text and audio events are counted to it.
  * Speech made outside this service's requests (the application's own calls, another service on
- * the same engine) is not this service's to count.
+ * the same engine) is not this service's to count. The binding is by signal, not by async context
+ * (AsyncLocalStorage), whose promise hooks every promise of the process would pay for.
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Span } from '@opentelemetry/api'
 import { SPEECH_CHANNEL, type SpeechEvent } from '../../engine/speech-events.js'
@@ -34,7 +34,7 @@ interface Session {
 }
 
 export class ServiceObserver {
-  private readonly current = new AsyncLocalStorage<Observation>()
+  private readonly bound = new WeakMap<AbortSignal, Observation>()
   private readonly sessions = new WeakMap<object, Session>()
   private subscribed = false
 
@@ -63,10 +63,14 @@ export class ServiceObserver {
     return { route, dialect, started: performance.now(), characters: 0, audioSeconds: 0 }
   }
 
-  /** Runs the request's work where the speech it starts is counted to it (and its span is the active one). */
+  /** The speech of engine calls made with `signal` is counted to `observation`. */
+  bind(observation: Observation, signal: AbortSignal): void {
+    this.bound.set(signal, observation)
+  }
+
+  /** Runs the request's work with its span as the active one (so that the application's own spans nest under it). */
   within<T>(observation: Observation, work: () => T): T {
-    const run = () => this.current.run(observation, work)
-    return observation.span ? withSpan(observation.span, run) : run()
+    return observation.span ? withSpan(observation.span, work) : work()
   }
 
   /** The request is over: counted, and its span ended. */
@@ -79,7 +83,7 @@ export class ServiceObserver {
   private readonly onSpeech = (message: unknown): void => {
     const event = message as SpeechEvent
     if (event.type === 'start') {
-      const observation = this.current.getStore()
+      const observation = event.caller && this.bound.get(event.caller)
       if (!observation) return
       observation.model ??= event.model
       observation.voiceType ??= event.voiceType

@@ -40,8 +40,9 @@ export interface WyomingLog {
 }
 
 /**
- * A host's watch over one synthesis (the service's metrics and spans): the synthesis's engine
- * calls run `within` it, and it is told the outcome (`ok` or the error code) at the end.
+ * A host's watch over one synthesis (the service's metrics and spans): made for the signal the
+ * synthesis's engine calls carry, it runs their work `within` it, and it is told the outcome (`ok`
+ * or the error code) at the end.
  */
 export interface ObservedSynthesis {
   within<T>(work: () => T): T
@@ -58,7 +59,7 @@ export interface ConnectionOptions {
   maxPendingChars: number
   client: string
   log?: (entry: WyomingLog) => void
-  observe?: (event: WyomingLog['event']) => ObservedSynthesis
+  observe?: (event: WyomingLog['event'], signal: AbortSignal) => ObservedSynthesis
 }
 
 /** Events waiting to be handled past which the connection stops reading until they are. */
@@ -187,7 +188,8 @@ export class WyomingConnection {
           // Inside a stream, it repeats the stream's text for servers that do not stream.
           if (this.open) return
           this.refuseWhenClosing()
-          return await this.observed('synthesize', (observation) => this.synthesize(parseEvent(synthesizeSchema, event), observation))
+          // A signal of its own (the connection's, followed), by which its speech is told from the connection's other syntheses.
+          return await this.observed('synthesize', AbortSignal.any([this.gone.signal]), (observation, signal) => this.synthesize(parseEvent(synthesizeSchema, event), signal, observation))
         case 'synthesize-start':
           this.refuseWhenClosing()
           return this.startStream(parseEvent(synthesizeStartSchema, event))
@@ -212,13 +214,13 @@ export class WyomingConnection {
     if (this.closing) throw new TtsError('SERVER_CLOSING', 'the Wyoming server is shutting down')
   }
 
-  /** Runs a synthesis within the host's observation, if it has one. */
-  private observed<T>(event: WyomingLog['event'], work: (observation: ObservedSynthesis | undefined) => Promise<T>): Promise<T> {
-    const observation = this.options.observe?.(event)
-    return observation ? observation.within(() => work(observation)) : work(undefined)
+  /** Runs a synthesis whose engine calls carry `signal` within the host's observation, if it has one. */
+  private observed<T>(event: WyomingLog['event'], signal: AbortSignal, work: (observation: ObservedSynthesis | undefined, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const observation = this.options.observe?.(event, signal)
+    return observation ? observation.within(() => work(observation, signal)) : work(undefined, signal)
   }
 
-  private async synthesize(request: Synthesize, observation: ObservedSynthesis | undefined): Promise<void> {
+  private async synthesize(request: Synthesize, signal: AbortSignal, observation: ObservedSynthesis | undefined): Promise<void> {
     const began = Date.now()
     let speaking: Speaking | undefined
     let audio: AudioOut | undefined
@@ -231,7 +233,7 @@ export class WyomingConnection {
         const format = { container: 'raw', encoding: 'pcm_s16le', sample_rate: speaking.sampleRate } as const
         const chunks = this.options.engine.speak(
           { model_id: speaking.modelId, voice: { mode: 'id', id: speaking.voiceId }, transcript: request.text, output_format: format },
-          { signal: this.gone.signal },
+          { signal },
         )
         for await (const chunk of chunks) await audio.write(chunk.audio)
       }
@@ -249,7 +251,7 @@ export class WyomingConnection {
   private startStream(start: SynthesizeStart): void {
     if (this.open) throw new TtsError('INVALID_MESSAGE', 'synthesize-start inside a stream: send synthesize-stop first')
     const stream = new SpeechStream(this.options.engine, this.gone.signal, this.options.maxPendingChars)
-    this.open = { stream, done: this.observed('synthesize-stream', (observation) => this.runStream(stream, start, observation)) }
+    this.open = { stream, done: this.observed('synthesize-stream', stream.signal, (observation) => this.runStream(stream, start, observation)) }
   }
 
   private async stopStream(): Promise<void> {

@@ -38,7 +38,7 @@ const wyomingOptionsSchema = strictObject({
   /** One structured entry per synthesis. */
   log: z.custom<(entry: WyomingLog) => void>((v) => typeof v === 'function', 'log must be a function').optional(),
   /** A host's watch over each synthesis (a TtsService's `observeSynthesis`: its metrics and spans). */
-  observe: z.custom<(event: WyomingLog['event']) => ObservedSynthesis>((v) => typeof v === 'function', 'observe must be a function').optional(),
+  observe: z.custom<(event: WyomingLog['event'], signal: AbortSignal) => ObservedSynthesis>((v) => typeof v === 'function', 'observe must be a function').optional(),
   /** Where warnings go (binding beyond loopback); default process.emitWarning. */
   onWarning: z.custom<(message: string) => void>((v) => typeof v === 'function', 'onWarning must be a function').optional(),
 })

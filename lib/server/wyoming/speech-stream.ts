@@ -4,7 +4,6 @@
  * speech session of its own on the engine, and the next one is started while the one before is
  * still being sent, so that no sentence waits for the one before it to be read.
  */
-import { AsyncResource } from 'node:async_hooks'
 import type { Engine, SpeechChunk } from '../../engine/engine.js'
 import type { ResolvedRequest } from '../../engine/resolve.js'
 import { SentenceCutter } from './sentences.js'
@@ -21,8 +20,6 @@ interface StartedSentence {
 export class SpeechStream {
   private cutter: SentenceCutter | undefined
   private request: ResolvedRequest | undefined
-  /** startSentence, bound to the async context begin() ran in. */
-  private open: ((text: string) => StartedSentence) | undefined
   /** Text written before the request was resolved. */
   private early = ''
   private readonly waiting: string[] = []
@@ -52,8 +49,6 @@ export class SpeechStream {
    */
   begin(request: ResolvedRequest, ssml: boolean): void {
     this.request = request
-    // Sentences are started from wherever the text arrives: they run in the async context of the stream's synthesis, where its host observes it.
-    this.open = AsyncResource.bind((text: string) => this.startSentence(text))
     this.cutter = new SentenceCutter(request.language, this.maxPendingChars, ssml)
     const early = this.early
     this.early = ''
@@ -132,7 +127,7 @@ export class SpeechStream {
     while (this.started.length < SENTENCES_AHEAD && this.waiting.length > 0) {
       const sentence = this.waiting.shift()!
       this.waitingChars -= sentence.length
-      this.started.push(this.open!(sentence))
+      this.started.push(this.startSentence(sentence))
     }
     this.notify()
   }
