@@ -205,6 +205,20 @@ describe('long-form jobs', () => {
     expect(((await tooLong.json()) as { error_code: string }).error_code).toBe('TRANSCRIPT_TOO_LONG')
   })
 
+  it('a browser token bound to a voice submits jobs with that voice only: another is refused with TOKEN_RESTRICTED when it is submitted', async () => {
+    const minted = await post(api.base, '/tokens', { voice_id: voiceId('Sarah') }, { 'x-api-key': THIRD_KEY })
+    const { token } = (await minted.json()) as { token: string }
+    const submit = (voice: string) =>
+      fetch(`${api.base}/jobs`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ ...request(SENTENCE), voice: { mode: 'id', id: voiceId(voice) } }) })
+    const refused = await submit('Kal')
+    expect([refused.status, await codeOf(refused)]).toEqual([403, 'TOKEN_RESTRICTED'])
+    const accepted = await submit('Sarah')
+    expect(accepted.status).toBe(202)
+    const { job_id: id } = (await accepted.json()) as JobStatus
+    const cancelled = await fetch(`${api.base}/jobs/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })
+    expect([cancelled.status, ((await cancelled.json()) as JobStatus).state]).toEqual([200, 'cancelled'])
+  })
+
   it('a finished job and its audio expire after the time results are kept', async () => {
     const short = await JobService.start({ redisUrl: redis.url, engine, jobs: { dir, worker: false, resultTtlSeconds: 1 } })
     const replica = await start('standalone', { engine, keys: [OTHER_KEY], routes: jobRoutes(short) })

@@ -25,9 +25,14 @@ export function jobRoutes(jobs: JobService): AnyRoute[] {
       concurrent: false,
       body: { schema: synthesisRequestSchema, what: 'synthesis request', fieldCodes: SYNTHESIS_FIELD_CODES },
       maxBodyBytes: maxCharacters * JSON_BYTES_PER_CHARACTER + BODY_MARGIN_BYTES,
-      handle: async ({ body, principal, charge }) => {
+      handle: async ({ body, principal, charge, engine, signal }) => {
         if (body.transcript.length > maxCharacters) {
           throw new TtsError('TRANSCRIPT_TOO_LONG', `a job's transcript is at most ${maxCharacters} characters`, { extra: { max_characters: maxCharacters } })
+        }
+        // A job is spoken later, outside this request: a token's binding is checked now, on its voice and model resolved under the request's signal.
+        if (principal?.bound) {
+          const { transcript: _, ...speaking } = body
+          await engine.resolve(speaking, { signal })
         }
         await charge(body.transcript.length)
         const status = await jobs.submit(keyOf(principal), body)
