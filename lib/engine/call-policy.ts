@@ -24,12 +24,22 @@ export function bindCallPolicy(signal: AbortSignal, policy: CallPolicy | undefin
 export function checkCallPolicy(resolved: ResolvedRequest, caller: AbortSignal | undefined): void {
   const policy = caller && policies.get(caller)
   if (!policy) return
-  const voiceId = resolved.voice.record.voice_id
   // A mix speaks with more than its first voice, so a caller bound to one voice may not mix.
-  if (policy.voiceId !== undefined && (voiceId !== policy.voiceId || resolved.packVoice !== undefined)) {
-    throw new TtsError('TOKEN_RESTRICTED', `this token speaks only with voice '${policy.voiceId}'`)
-  }
+  checkVoice(policy, resolved.packVoice === undefined ? resolved.voice.record.voice_id : undefined)
   if (policy.modelId !== undefined && resolved.model.id !== policy.modelId) {
     throw new TtsError('TOKEN_RESTRICTED', `this token speaks only with model '${policy.modelId}'`)
+  }
+}
+
+/** Throws TOKEN_RESTRICTED when a voice the text switches to (SSML's `<voice>`) is not the one its caller's policy allows. */
+export function checkSwitchedVoice(voiceId: string, caller: AbortSignal | undefined): void {
+  const policy = caller && policies.get(caller)
+  if (policy) checkVoice(policy, voiceId)
+}
+
+/** `voiceId` undefined: more than one voice (a mix). */
+function checkVoice(policy: CallPolicy, voiceId: string | undefined): void {
+  if (policy.voiceId !== undefined && voiceId !== policy.voiceId) {
+    throw new TtsError('TOKEN_RESTRICTED', `this token speaks only with voice '${policy.voiceId}'`)
   }
 }

@@ -9,6 +9,7 @@ import { SpeechPlanCheck } from '../text/bounds.js'
 import type { Chunk, Rendering } from '../text/types.js'
 import type { StoredVoice } from '../voices/types.js'
 import type { TimedWord } from './alignment.js'
+import { checkSwitchedVoice } from './call-policy.js'
 import type { CallScope } from './call-scope.js'
 import { createEncoder, EncodedSpeechSession } from './encoded-session.js'
 import { nativePlan, voiceSpeed, type StreamLimits } from './native-plan.js'
@@ -75,11 +76,14 @@ export class Speech {
     return { ...plan, speed, requestSpeed, pitch: clamp(plan.pitch * pitch, NATIVE_PITCH) }
   }
 
-  /** Looks up the voices the chunks' renderings name that `voices` does not hold yet. */
-  private async prepareVoices(chunks: Chunk[], voices: Map<string, StoredVoice>, signal: AbortSignal): Promise<void> {
+  /** Looks up the voices the chunks' renderings name that `voices` does not hold yet, each held to the caller's binding. */
+  private async prepareVoices(chunks: Chunk[], voices: Map<string, StoredVoice>, scope: CallScope): Promise<void> {
     for (const chunk of chunks) {
       const name = chunk.rendering?.voice
-      if (name !== undefined && !voices.has(name)) voices.set(name, await this.findVoice(name, signal))
+      if (name === undefined || voices.has(name)) continue
+      const voice = await this.findVoice(name, scope.signal)
+      checkSwitchedVoice(voice.record.voice_id, scope.caller)
+      voices.set(name, voice)
     }
   }
 
@@ -121,7 +125,7 @@ export class Speech {
           streams.append(chunks)
           return streams
         },
-        prepare: (chunks) => this.prepareVoices(chunks, voices, scope.signal),
+        prepare: (chunks) => this.prepareVoices(chunks, voices, scope),
         ...(how.onFinish && { finished: how.onFinish }),
         ...(how.skipChunks && { skipChunks: how.skipChunks }),
         observer: observeSession({ model: resolved.model.id, voiceType: resolved.voice.record.voice_type, format: formatLabel(format), caller: scope.caller }),

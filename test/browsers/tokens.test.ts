@@ -53,6 +53,16 @@ describe.each(ADAPTERS)('browser tokens on %s', (adapter) => {
     await again.arrayBuffer()
   })
 
+  it('holds inside the text too: SSML that switches to another voice is refused', async () => {
+    const token = (await mint(server, KEY, { voice_id: SARAH })).json.token as string
+    const ssml = (voice: string) => JSON.stringify({ model_id: 'svc_flash_v1.5', transcript: `<speak>Only <voice name="${voice}">with this voice.</voice></speak>`, voice: { mode: 'id', id: SARAH } })
+    const send = (voice: string) => fetch(`${server.base}/text_to_speech`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: ssml(voice) })
+    const same = await send('Sarah')
+    expect([same.status, (await same.arrayBuffer()).byteLength > 10_000]).toEqual([200, true])
+    const other = await send('Kal')
+    expect([other.status, ((await other.json()) as { error_code: string }).error_code]).toEqual([403, 'TOKEN_RESTRICTED'])
+  })
+
   // The binding holds the engine calls made with the request's signal: each dialect's routes hand it on.
   it("holds on the dialects' routes too: OpenAI's speech and Cartesia's bytes and SSE speak with A only", async () => {
     const token = (await mint(server, KEY, { voice_id: SARAH })).json.token as string
