@@ -168,10 +168,10 @@ describe('Wyoming syntheses in the service\'s metrics', () => {
   })
 })
 
-describe('speech tied to its request', () => {
+describe.each(ADAPTERS)('speech tied to its request on %s', (adapter) => {
   it('by the signal its engine calls carry: HTTP, a browser token, a WebSocket context and Wyoming are each counted, and no promise hook is turned on', async () => {
     expect(await promiseHooksOn()).toBe(false)
-    const server = await start('standalone', { engine, keys: KEYS })
+    const server = await start(adapter, { engine, keys: KEYS })
     const wyoming = await createWyomingServer(engine, { uri: 'tcp://127.0.0.1:0', observe: (event, signal) => server.service.observeSynthesis(event, 'wyoming', signal) })
     try {
       const request = (transcript: string, voice = SARAH) => ({ model_id: 'svc_flash_v1.5', transcript, voice: { mode: 'id', id: voice } })
