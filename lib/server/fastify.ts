@@ -212,7 +212,7 @@ async function ttsPlugin(fastify: FastifyInstance, rawOptions: TtsPluginOptions)
         wsHandler: (socket, request) => {
           // An upgrade never reaches onResponse: its line is logged here, as the other adapters log theirs.
           service.logRequest({ request_id: String(request.id), method: 'GET', path: loggedPath(request.url), status: 101, duration_ms: 0 })
-          serveWebSocket(service, endpoint, principals.get(request), socket, request.params as Record<string, string>, request.url)
+          serveWebSocket(service, endpoint, principals.get(request), { socket, wire: request.raw.socket }, request.params as Record<string, string>, request.url)
         },
       })
     }

@@ -234,7 +234,7 @@ export function attachWebSocket(service: TtsService, server: Server, prefix = ''
           if (service.isClosing) return refuse(new TtsError('SERVER_CLOSING', 'the server is shutting down'))
           wss.handleUpgrade(request, socket, head, (ws) => {
             log(101)
-            serveWebSocket(service, endpoint, principal, ws, params, url)
+            serveWebSocket(service, endpoint, principal, { socket: ws, wire: socket }, params, url)
           })
         },
         refuse,

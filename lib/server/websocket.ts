@@ -2,6 +2,8 @@
  * Binds a `ws` WebSocket (from `ws` directly or from @fastify/websocket) to a realtime session:
  * frames in, events out as JSON text frames, and the socket's own bounds:
  *
+ * - Writes: the events a turn of the event loop sends on one connection (its contexts' audio, their
+ *   final messages) are held until the turn ends and go out in one system call, not one each.
  * - Backpressure: while more than the service's `sendBufferBytes` is queued, the context about to
  *   send waits, so its speech session stops pulling audio and its native synthesis pauses.
  * - Unread output: a reply that is not audio (an error, an acknowledgement) never waits, so a
@@ -13,6 +15,7 @@
  *   read on, so its peer can answer the close. A peer that has not closed within CLOSE_GRACE_MS is
  *   cut off, so neither it nor a shutdown waits on it.
  */
+import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
 import { TtsError, isTtsError } from '../errors.js'
 import type { RealtimeConnection } from '../realtime/connection.js'
@@ -33,14 +36,20 @@ export const CLOSE_POLICY = 1008
 /** Frames a connection whose key comes in its first message may send before that key is checked. */
 const MAX_FRAMES_BEFORE_KEY = 16
 
+/** An accepted WebSocket: `ws`'s socket, and the connection it was upgraded from, whose writes it holds. */
+export interface AcceptedSocket {
+  socket: WebSocket
+  wire: Duplex
+}
+
 /**
  * Serves an accepted WebSocket of `endpoint`. With no principal (the endpoint takes the key from
  * the first message), that message's key is checked first, and the frames that follow it wait.
  */
-export function serveWebSocket(service: TtsService, endpoint: RealtimeEndpoint, principal: Principal | undefined, socket: WebSocket, params: Record<string, string>, url: string): void {
+export function serveWebSocket(service: TtsService, endpoint: RealtimeEndpoint, principal: Principal | undefined, { socket, wire }: AcceptedSocket, params: Record<string, string>, url: string): void {
   const translator = endpoint.translator(params, parseTarget(url).query)
   if (principal) {
-    serveRealtime(service, principal, socket, endpoint, translator)
+    serveRealtime(service, principal, socket, wire, endpoint, translator)
     return
   }
   const held: [WebSocket.RawData, boolean][] = []
@@ -64,7 +73,7 @@ export function serveWebSocket(service: TtsService, endpoint: RealtimeEndpoint, 
       const verified = await service.authorizeRealtimeKey(key)
       if (socket.readyState !== socket.OPEN) return
       socket.off('message', hold)
-      const session = serveRealtime(service, verified, socket, endpoint, translator)
+      const session = serveRealtime(service, verified, socket, wire, endpoint, translator)
       for (const [frame, binary] of held) session.receive(binary ? rawBytes(frame) : rawText(frame))
     } catch (error) {
       refuse(isTtsError(error) ? error : new TtsError('INTERNAL_ERROR', 'the key could not be checked', { cause: error }))
@@ -81,7 +90,7 @@ function rawText(data: WebSocket.RawData): string {
   return rawBytes(data).toString('utf8')
 }
 
-function serveRealtime(service: TtsService, principal: Principal, socket: WebSocket, endpoint: RealtimeEndpoint, translator: RealtimeTranslator): RealtimeConnection {
+function serveRealtime(service: TtsService, principal: Principal, socket: WebSocket, wire: Duplex, endpoint: RealtimeEndpoint, translator: RealtimeTranslator): RealtimeConnection {
   const bound = service.sendBufferBytes
   const unreadBound = service.realtimeLimits.maxUnreadBytes
   const open = () => socket.readyState === socket.OPEN
@@ -96,6 +105,19 @@ function serveRealtime(service: TtsService, principal: Principal, socket: WebSoc
     parse: (text) => translator.messages(text),
     flushMarkers: endpoint.flushMarkers ?? false,
   })
+
+  // `ws` corks the wire around each frame's head and body; a cork held over the turn outlasts those.
+  let corked = false
+  const uncork = () => {
+    corked = false
+    wire.uncork()
+  }
+  const holdTurn = () => {
+    if (corked) return
+    corked = true
+    wire.cork()
+    setImmediate(uncork)
+  }
 
   const onFrame = (data: WebSocket.RawData, isBinary: boolean) => session.receive(isBinary ? rawBytes(data) : rawText(data))
   let ended = false
@@ -119,6 +141,7 @@ function serveRealtime(service: TtsService, principal: Principal, socket: WebSoc
       session.fail(error)
       return
     }
+    holdTurn()
     for (const frame of eventFrames(translator, message)) socket.send(frame, { binary: false })
   })
   session.on('close', (error?: TtsError) => (error ? end(CLOSE_POLICY, error.code) : end(1000, 'closed')))

@@ -1,36 +1,14 @@
 /**
  * How a streamed response reaches its socket (writeResponse): each write costs the event loop a
  * system call, so the last part goes out in one with the response's end, and a client that stops
- * reading still holds the stream back. The socket's own writes are counted (net.Socket's _write
- * and _writev, one a system call).
+ * reading still holds the stream back. The socket's own writes are counted.
  */
 import { createServer, get, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { writeResponse } from '../../lib/server/node-http.js'
-
-type Writes = Buffer[][]
-
-/** Counts a socket's writes to the system, each as the buffers it carried. */
-function countWrites(socket: Socket): Writes {
-  const writes: Writes = []
-  const raw = socket as unknown as {
-    _write(data: Buffer, encoding: string, done: () => void): void
-    _writev(chunks: { chunk: Buffer | string }[], done: () => void): void
-  }
-  const write = raw._write.bind(socket)
-  const writev = raw._writev.bind(socket)
-  raw._write = (data, encoding, done) => {
-    writes.push([Buffer.from(data)])
-    write(data, encoding, done)
-  }
-  raw._writev = (chunks, done) => {
-    writes.push(chunks.map(({ chunk }) => Buffer.from(chunk)))
-    writev(chunks, done)
-  }
-  return writes
-}
+import { socketWrites, type Writes } from '../helpers/socket-writes.js'
 
 let server: Server | undefined
 
@@ -43,7 +21,7 @@ afterEach(async () => {
 async function serve(stream: () => AsyncIterable<Buffer>): Promise<{ port: number; writes: () => Writes }> {
   let writes: Writes = []
   server = createServer((request, response) => {
-    writes = countWrites(response.socket!)
+    writes = socketWrites(response.socket!)
     void writeResponse(response, { status: 200, stream: stream() }, new AbortController().signal)
   })
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
