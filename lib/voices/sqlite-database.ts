@@ -58,8 +58,8 @@ const BUSY_DEADLINE_MS = 5000
 const RESERVE_BYTES = 4 * 1024 * 1024
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-/** What a synchronous pause at open waits on. */
-const PAUSE = new Int32Array(new SharedArrayBuffer(4))
+/** What a synchronous pause at open waits on; made on first use (a startup snapshot has no SharedArrayBuffer). */
+let pause: Int32Array | undefined
 
 function sqliteCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code
@@ -177,7 +177,7 @@ export class VoiceDatabase {
       } catch (error) {
         if (!isBusy(error) || performance.now() > deadline) throw error
       }
-      Atomics.wait(PAUSE, 0, 0, 5 + Math.random() * 20)
+      Atomics.wait((pause ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, 5 + Math.random() * 20)
     }
     db.pragma('busy_timeout = 0')
     return db

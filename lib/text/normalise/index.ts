@@ -58,7 +58,8 @@ function splitPunctuation(token: string): [string, string, string] {
 }
 
 class RuleNormaliser implements Normaliser {
-  private readonly plurals: Intl.PluralRules
+  /** Made on first use: an Intl object holds ICU state that a startup snapshot cannot keep. */
+  private pluralRules: Intl.PluralRules | undefined
   /** An amount with optional grouping: "1,234.56" in English, "1.234,56" in German. */
   private readonly amount: string
   private readonly number: RegExp
@@ -66,8 +67,11 @@ class RuleNormaliser implements Normaliser {
   private readonly withUnit: RegExp
   private readonly percent: RegExp
 
+  private plurals(): Intl.PluralRules {
+    return (this.pluralRules ??= new Intl.PluralRules(this.rules.locale))
+  }
+
   constructor(private readonly rules: LanguageRules) {
-    this.plurals = new Intl.PluralRules(rules.locale)
     const decimal = escapeRegExp(rules.decimalSeparator)
     const group = rules.decimalSeparator === ',' ? '[. \u00a0\u202f]' : ','
     this.amount = `(\\d{1,3}(?:${group}\\d{3})+|\\d+)(?:${decimal}(\\d+))?`
@@ -103,10 +107,10 @@ class RuleNormaliser implements Normaliser {
   private money(symbol: string, whole: string, fraction: string | undefined): string {
     const rule = this.rules.currencies[symbol]!
     const major = this.integer(whole)
-    const majorText = `${major} ${pick(rule.major, this.plurals, Number(major))}`
+    const majorText = `${major} ${pick(rule.major, this.plurals(), Number(major))}`
     const minor = fraction === undefined ? 0 : Number(fraction.slice(0, 2).padEnd(2, '0'))
     if (minor === 0) return majorText
-    const minorText = `${minor} ${pick(rule.minor, this.plurals, minor)}`
+    const minorText = `${minor} ${pick(rule.minor, this.plurals(), minor)}`
     return Number(major) === 0 ? minorText : [majorText, this.rules.currencyJoiner, minorText].filter(Boolean).join(' ')
   }
 
@@ -135,14 +139,14 @@ class RuleNormaliser implements Normaliser {
     }
     const previousAmount = this.number.exec(previousCore)
     if (rules.currencies[core] && (previousAmount || this.number.test(nextCore))) return ''
-    if (core === '%' && previousAmount) return pick(rules.percent, this.plurals, this.numberValue(previousAmount[1]!, previousAmount[2]))
+    if (core === '%' && previousAmount) return pick(rules.percent, this.plurals(), this.numberValue(previousAmount[1]!, previousAmount[2]))
     if ((match = this.percent.exec(core))) {
-      return `${this.spokenNumber(match[1]!, match[2])} ${pick(rules.percent, this.plurals, this.numberValue(match[1]!, match[2]))}`
+      return `${this.spokenNumber(match[1]!, match[2])} ${pick(rules.percent, this.plurals(), this.numberValue(match[1]!, match[2]))}`
     }
     if ((match = this.withUnit.exec(core))) {
-      return `${this.spokenNumber(match[1]!, match[2])} ${pick(rules.units[match[3]!]!, this.plurals, this.numberValue(match[1]!, match[2]))}`
+      return `${this.spokenNumber(match[1]!, match[2])} ${pick(rules.units[match[3]!]!, this.plurals(), this.numberValue(match[1]!, match[2]))}`
     }
-    if (previousAmount && rules.units[core]) return pick(rules.units[core]!, this.plurals, this.numberValue(previousAmount[1]!, previousAmount[2]))
+    if (previousAmount && rules.units[core]) return pick(rules.units[core]!, this.plurals(), this.numberValue(previousAmount[1]!, previousAmount[2]))
     if ((match = ISO_DATE.exec(core))) return this.date(Number(match[3]), Number(match[2]), match[1]!) ?? core
     if ((match = NUMERIC_DATE.exec(core))) {
       const [first, second] = [Number(match[1]), Number(match[3])]

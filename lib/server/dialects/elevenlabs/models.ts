@@ -27,7 +27,7 @@ export function svcModelId(models: ModelMap, modelId: string | null | undefined)
   return Object.hasOwn(models, id) ? models[id]! : id
 }
 
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language' })
+let languageNames: Intl.DisplayNames | undefined  // made on first use: a startup snapshot cannot keep ICU state
 
 function modelRecord(modelId: string, model: ModelEntry, mappedFrom?: string) {
   return {
@@ -42,7 +42,7 @@ function modelRecord(modelId: string, model: ModelEntry, mappedFrom?: string) {
     serves_pro_voices: false,
     token_cost_factor: 1,
     requires_alpha_access: false,
-    languages: model.languages.map((language) => ({ language_id: language, name: languageNames.of(language) ?? language })),
+    languages: model.languages.map((language) => ({ language_id: language, name: (languageNames ??= new Intl.DisplayNames(['en'], { type: 'language' })).of(language) ?? language })),
   }
 }
 

@@ -1,7 +1,7 @@
 import type { LanguageRules } from '../rules.js'
 
 const ORDINAL_SUFFIX: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' }
-const ordinals = new Intl.PluralRules('en', { type: 'ordinal' })
+let ordinals: Intl.PluralRules | undefined  // made on first use (see normalise/index.ts)
 
 export const en: LanguageRules = {
   locale: 'en',
@@ -37,5 +37,5 @@ export const en: LanguageRules = {
   percent: { other: 'percent' },
   months: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
   dateOrder: 'mdy',
-  formatDate: (day, month, year) => `${month} ${day}${ORDINAL_SUFFIX[ordinals.select(day)] ?? 'th'} ${year}`,
+  formatDate: (day, month, year) => `${month} ${day}${ORDINAL_SUFFIX[(ordinals ??= new Intl.PluralRules('en', { type: 'ordinal' })).select(day)] ?? 'th'} ${year}`,
 }
