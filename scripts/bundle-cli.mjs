@@ -1,4 +1,4 @@
-// The command line as the package's bin runs it: dist/cli/main.js (tsc's output) and what it
+// The command line as the package's bin runs it: dist/cli/bin.js (tsc's output) and what it
 // imports of the package and of zod, bundled by esbuild into dist/bin/, a chunk for each part a
 // command loads on its own. Node loads a handful of files instead of some 200 modules, which is
 // most of what a short `svc-tts say` spends before it speaks. The other dependencies stay packages
@@ -15,7 +15,7 @@ const outdir = path.join(root, 'dist/bin')
 
 rmSync(outdir, { recursive: true, force: true })
 await build({
-  entryPoints: { 'svc-tts': path.join(root, 'dist/cli/main.js') },
+  entryPoints: { 'svc-tts': path.join(root, 'dist/cli/bin.js') },
   outdir,
   bundle: true,
   splitting: true,
@@ -26,5 +26,28 @@ await build({
   external: packages.filter((name) => name !== 'zod'),
   // CommonJS packages the bundle inlines call require().
   banner: { js: "import { createRequire as __svcTtsRequire } from 'node:module'; const require = __svcTtsRequire(import.meta.url);" },
+  logLevel: 'warning',
+})
+
+// The same command line as one CommonJS file for `node --build-snapshot` (lib/cli/snapshot.ts).
+// While a snapshot is built, require() loads built-in modules only, and there is no import.meta:
+// packages are required through a require made for this file once the snapshot has started.
+await build({
+  entryPoints: [path.join(root, 'dist/cli/snapshot.js')],
+  outfile: path.join(outdir, 'svc-tts-snapshot.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: packages.filter((name) => name !== 'zod'),
+  define: { 'import.meta.url': '__svcTtsUrl' },
+  banner: {
+    js: [
+      "var __svcTtsUrl = require('node:url').pathToFileURL(__filename).href;",
+      'var __svcTtsBuiltin = require;',
+      'var require = (id) => (globalThis.__svcTtsRequire ?? __svcTtsBuiltin)(id);',
+      "__svcTtsBuiltin('node:v8').startupSnapshot.addDeserializeCallback(() => { globalThis.__svcTtsRequire = __svcTtsBuiltin('node:module').createRequire(__filename) });",
+    ].join(' '),
+  },
   logLevel: 'warning',
 })

@@ -2,7 +2,7 @@
 // prebuilt addon from source), checks what is in it, installs it into a fresh project with
 // --ignore-scripts (so nothing can be compiled there) and speaks (scripts/package-smoke.mjs).
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -33,7 +33,7 @@ try {
   for (const f of files.filter((f) => /^(test|bench|build|third_party|node_modules)\/|\.(onnx|wav)$/.test(f))) problems.push(`${f} does not belong in the package`)
   // The prebuild is the addon, the shared libraries beside it and espeak-ng's data: no test program.
   for (const f of files.filter((f) => f.startsWith(`${prebuildDir}/`) && !/\.(node|so(\.\d+)*)$|\/espeak-ng-data\//.test(f))) problems.push(`${f} does not belong in the prebuild`)
-  for (const f of ['dist/index.js', 'dist/bin/svc-tts.js', 'README.md', 'LICENSE', 'scripts/install.cjs', 'playground/index.html', 'dist/server/playground/assets.js']) check(files.includes(f), `${f} is missing`)
+  for (const f of ['dist/index.js', 'dist/bin/svc-tts.js', 'dist/bin/svc-tts-snapshot.cjs', 'bin/svc-tts', 'README.md', 'LICENSE', 'scripts/install.cjs', 'playground/index.html', 'dist/server/playground/assets.js']) check(files.includes(f), `${f} is missing`)
 
   // Every relative link in the README, and in the docs pages it links to, resolves inside the
   // package. The one exception is bench/: the measurements stay in the repository (tests and
@@ -85,10 +85,27 @@ try {
   start = performance.now()
   process.stdout.write(run(process.execPath, ['smoke.mjs'], { cwd: project, env: { ...process.env, LD_BIND_NOW: '1' } }))
   console.log(`spoke in ${seconds(start)} s`)
-  // The command line as an installed package's bin runs it: the bundle in dist/bin/.
-  run(path.join(project, 'node_modules/.bin/svc-tts'), ['say', '-q', 'Hello there.', '--out', 'hello.wav'], { cwd: project })
+  // The command line as an installed package's bin runs it: its launcher, then the bundle in
+  // dist/bin/, which builds the startup snapshot the next say starts from (bin/svc-tts).
+  const bin = path.join(project, 'node_modules/.bin/svc-tts')
+  const cache = path.join(work, 'cache')
+  const env = { ...process.env, XDG_CACHE_HOME: cache }
+  run(bin, ['say', '-q', 'Hello there.', '--out', 'hello.wav'], { cwd: project, env })
   const wav = readFileSync(path.join(project, 'hello.wav'))
   check(wav.subarray(0, 4).toString() === 'RIFF' && wav.length > 22050, `the bin's say wrote ${wav.length} bytes, not a second of WAV`)
+  const blobs = () => (existsSync(path.join(cache, 'svc-tts')) ? readdirSync(path.join(cache, 'svc-tts')).filter((f) => f.endsWith('.blob')) : [])
+  const deadline = Date.now() + 120_000
+  while (blobs().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250))
+  check(blobs().length === 1, `the bin built no startup snapshot in ${cache} (${blobs().join(', ')})`)
+  // From the snapshot, say needs none of the module bundle: without it, it still speaks the same bytes.
+  const moduleBin = path.join(project, 'node_modules/svc-tts/dist/bin/svc-tts.js')
+  renameSync(moduleBin, `${moduleBin}.away`)
+  try {
+    run(bin, ['say', '-q', 'Hello there.', '--out', 'hello-snapshot.wav'], { cwd: project, env })
+    check(readFileSync(path.join(project, 'hello-snapshot.wav')).equals(wav), 'say from the startup snapshot wrote other bytes than the module bundle')
+  } finally {
+    renameSync(`${moduleBin}.away`, moduleBin)
+  }
 } catch (error) {
   problems.push(error instanceof Error ? error.message : String(error))
 } finally {

@@ -2,7 +2,8 @@
  * What starting costs: the wall time of importing the package, of a first createEngine, and of
  * `svc-tts say` for one sentence, against bare Node, `espeak-ng -w` and `flite -o`, each program
  * once a round, the rounds interleaved. Builds dist/ first (the package and the CLI are timed as
- * installed: compiled, and the CLI as its bin, bundled). Writes its section of bench/RESULTS.md.
+ * installed: compiled, and the CLI as its bin: its launcher, from the startup snapshot it builds
+ * and from the module bundle). Writes its section of bench/RESULTS.md.
  *
  *   node --import tsx bench/studies/cold-start.ts      (RUNS=20 by default)
  *
@@ -12,7 +13,7 @@
  * cache the CLI turns on).
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { writeSection } from '../harness/results.js'
@@ -29,15 +30,16 @@ interface Program {
   label: string
   command: string
   args: string[]
+  env?: Record<string, string>
   /** The bare-Node program that this one's cost is counted over. */
   over?: string
 }
 
 /** Wall milliseconds from spawn to exit of a program, which must succeed. */
-function wallMs(command: string, args: string[]): Promise<number> {
+function wallMs(command: string, args: string[], env?: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    spawn(command, args, { cwd: root, stdio: 'ignore' }).on('error', reject).on('exit', (code) => {
+    spawn(command, args, { cwd: root, stdio: 'ignore', env: { ...process.env, ...env } }).on('error', reject).on('exit', (code) => {
       if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))
       else resolve(performance.now() - started)
     })
@@ -53,15 +55,38 @@ function binOf(packageRoot: string): string {
   return (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['svc-tts']!
 }
 
-/** The package's programs on one Node, from the package at `packageRoot`. */
-function packagePrograms(node: string, packageRoot: string, tag: string, wav: string): Program[] {
+/**
+ * The package's programs on one Node, from the package at `packageRoot`. A bin that is a launcher
+ * (bin/svc-tts) runs with that Node first on PATH and `cache` as its cache, from its startup
+ * snapshot and, with SVC_TTS_SNAPSHOT=0, from the module bundle; an older checkout's bin is the bundle.
+ */
+function packagePrograms(node: string, packageRoot: string, tag: string, wav: string, cache: string): Program[] {
   const index = JSON.stringify(path.join(packageRoot, 'dist/index.js'))
   const bare = `node -e "" (bare Node ${version(node)})`
+  const bin = path.join(packageRoot, binOf(packageRoot))
+  const say = ['say', '-q', SENTENCE, '-o', wav]
+  const env = { PATH: `${path.dirname(node)}:${process.env.PATH}`, XDG_CACHE_HOME: cache }
   return [
     { label: `import('svc-tts')${tag}`, command: node, args: ['--input-type=module', '-e', `await import(${index})`], over: bare },
     { label: `import('svc-tts'), then createEngine() and close()${tag}`, command: node, args: ['--input-type=module', '-e', `const { createEngine } = await import(${index}); await (await createEngine()).close()`], over: bare },
-    { label: `svc-tts say "${SENTENCE}" -o out.wav${tag}`, command: node, args: [path.join(packageRoot, binOf(packageRoot)), 'say', '-q', SENTENCE, '-o', wav], over: bare },
+    ...(bin.endsWith('.js')
+      ? [{ label: `svc-tts say "${SENTENCE}" -o out.wav${tag}`, command: node, args: [bin, ...say], over: bare }]
+      : [
+          { label: `svc-tts say "${SENTENCE}" -o out.wav, from its startup snapshot${tag}`, command: bin, args: say, env, over: bare },
+          { label: `svc-tts say "${SENTENCE}" -o out.wav, SVC_TTS_SNAPSHOT=0${tag}`, command: bin, args: say, env: { ...env, SVC_TTS_SNAPSHOT: '0' }, over: bare },
+        ]),
   ]
+}
+
+/** Runs `program` until its startup snapshot is in `cache` (the launcher builds it in the background after a run without one). */
+async function buildSnapshot(program: Program, cache: string): Promise<void> {
+  const deadline = Date.now() + 120_000
+  const built = () => existsSync(path.join(cache, 'svc-tts')) && readdirSync(path.join(cache, 'svc-tts')).some((file) => file.endsWith('.blob'))
+  await wallMs(program.command, program.args, program.env)
+  while (!built()) {
+    if (Date.now() > deadline) throw new Error(`no startup snapshot for ${program.label}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
 }
 
 async function main(): Promise<void> {
@@ -77,17 +102,18 @@ async function main(): Promise<void> {
   for (const node of nodes) {
     const on = nodes.length > 1 ? `, Node ${version(node)}` : ''
     programs.push({ label: `node -e "" (bare Node ${version(node)})`, command: node, args: ['-e', ''] })
-    programs.push(...packagePrograms(node, root, on, wav))
-    if (baselineRoot) programs.push(...packagePrograms(node, baselineRoot, `${on} (baseline)`, wav))
+    programs.push(...packagePrograms(node, root, on, wav, path.join(dir, `cache-${version(node)}`)))
+    if (baselineRoot) programs.push(...packagePrograms(node, baselineRoot, `${on} (baseline)`, wav, path.join(dir, `cache-${version(node)}-baseline`)))
   }
   programs.push(
     { label: `espeak-ng -w out.wav "${SENTENCE}"`, command: 'espeak-ng', args: ['-w', wav, SENTENCE] },
     { label: `flite -t "${SENTENCE}" -o out.wav (slt)`, command: 'flite', args: ['-voice', 'slt', '-t', SENTENCE, '-o', wav] },
   )
+  for (const program of programs) if (program.env?.XDG_CACHE_HOME && !program.env.SVC_TTS_SNAPSHOT) await buildSnapshot(program, program.env.XDG_CACHE_HOME)
   const walls = new Map<string, number[]>(programs.map((program) => [program.label, []]))
   for (let run = 0; run < RUNS + WARM_UP; run++) {
     for (const program of programs) {
-      const ms = await wallMs(program.command, program.args)
+      const ms = await wallMs(program.command, program.args, program.env)
       if (run >= WARM_UP) walls.get(program.label)!.push(ms)  // the warm-up rounds fill the page cache (and Node 22's compile cache)
     }
   }

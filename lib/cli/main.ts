@@ -1,9 +1,8 @@
-#!/usr/bin/env node
 /**
- * The svc-tts command line: argument parsing and dispatch (the commands live in lib/cli/).
+ * The svc-tts command line: argument parsing and dispatch (the commands live in lib/cli/; the
+ * entries that run it are bin.ts and snapshot.ts).
  * Every failure is one line `error CODE: message` on stderr and an exit status of lib/cli/exit.ts.
  */
-import module from 'node:module'
 import { parseArgs } from 'node:util'
 import { CONTAINERS } from '../audio/format.js'
 import { createEngine } from '../engine/create-on-call.js'
@@ -15,11 +14,6 @@ import { textSource } from './text.js'
 import { DATABASE_URL_ENV, defaultDataDir } from './data-dir.js'
 import type { PackOptions } from '../neural/options.js'
 import { LANGUAGES } from '../text/types.js'
-
-// Node 22.1 and later keep V8's code for the modules loaded from here on in a cache on disk
-// (os.tmpdir(), or NODE_COMPILE_CACHE), so a later run skips compiling them. The engine, the
-// validation and each command's modules are imported when a command needs them, after this.
-;(module as { enableCompileCache?: () => unknown }).enableCompileCache?.()
 
 /** What the commands take; the server's names are loaded only to print it. */
 async function usage(): Promise<string> {
@@ -215,11 +209,14 @@ async function main(argv: string[]): Promise<number> {
   return 0
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (thrown: unknown) => {
-    const error = asCliError(thrown)
-    process.stderr.write(`error ${error.code}: ${error.message}\n`)
-    process.exit(exitCodeOf(error))
-  },
-)
+/** Runs the command line `argv` and exits with its status (lib/cli/exit.ts). */
+export function runCli(argv: string[]): void {
+  main(argv).then(
+    (code) => process.exit(code),
+    (thrown: unknown) => {
+      const error = asCliError(thrown)
+      process.stderr.write(`error ${error.code}: ${error.message}\n`)
+      process.exit(exitCodeOf(error))
+    },
+  )
+}

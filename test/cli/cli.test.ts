@@ -9,7 +9,7 @@ import { decodeWav, rms, s16 } from '../helpers/audio.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { cwd: root })
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', ...args], { cwd: root })
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'svc-tts-cli-'))
 
 interface Ran {
@@ -21,7 +21,7 @@ interface Ran {
 /** The CLI with a given stdin (text, or a file descriptor), stdout (captured, or a file descriptor) and environment. */
 function spawnCli(args: string[], options: { input?: string; stdout?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', ...args], {
       cwd: root,
       stdio: ['pipe', options.stdout ?? 'pipe', 'pipe'],
       env: options.env ?? process.env,
@@ -76,9 +76,9 @@ describe('svc-tts command line', () => {
   it('prints the version of the package.json beside the module, from the source and from the build', async () => {
     const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }
     expect((await cli('--version')).stdout).toBe(`svc-tts ${version}\n`)
-    // The package's bin (the bundle npm ci builds into dist/bin/), run from elsewhere, as an installed package's is.
+    // The package's bin (its launcher, and the bundle npm ci builds into dist/bin/), run from elsewhere, as an installed package's is.
     const { bin } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> }
-    const built = await run(process.execPath, [path.join(root, bin['svc-tts']!), '--version'], { cwd: tmpdir() })
+    const built = await run(path.join(root, bin['svc-tts']!), ['--version'], { cwd: tmpdir() })
     expect(built.stdout).toBe(`svc-tts ${version}\n`)
   })
 
@@ -236,7 +236,7 @@ describe('svc-tts command line', () => {
 
   it('on Ctrl-C stops, keeps the audio so far as a WAV with its real sizes, and exits 130', async () => {
     const file = path.join(tmp(), 'interrupted.wav')
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'say', '-', '--out', file], { cwd: root, stdio: ['pipe', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'say', '-', '--out', file], { cwd: root, stdio: ['pipe', 'ignore', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (bytes: Buffer) => { stderr += bytes.toString() })
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve))
@@ -276,7 +276,7 @@ describe('svc-tts command line', () => {
 
     it('draws a progress bar that only moves forward when stderr is a terminal (script gives it one)', async () => {
       const file = path.join(tmp(), 'tty.wav')
-      const command = [process.execPath, '--import', 'tsx', 'lib/cli/main.ts', 'say', `'${LONG_TEXT}'`, '--out', file].join(' ')
+      const command = [process.execPath, '--import', 'tsx', 'lib/cli/bin.ts', 'say', `'${LONG_TEXT}'`, '--out', file].join(' ')
       const { stdout } = await run('script', ['-qec', command, '/dev/null'], { cwd: root })
       const frames = stdout.split('\r').map((frame) => frame.replace(/\x1b\[K/g, ''))
       const bars = frames.filter((frame) => /^\[[=> ]+\] +\d+%  \d+\.\d s of audio/.test(frame))
@@ -287,14 +287,14 @@ describe('svc-tts command line', () => {
     })
 
     it('draws no bar for a short text, even on a terminal', async () => {
-      const command = [process.execPath, '--import', 'tsx', 'lib/cli/main.ts', 'say', "'Hello there.'", '--out', path.join(tmp(), 'short.wav')].join(' ')
+      const command = [process.execPath, '--import', 'tsx', 'lib/cli/bin.ts', 'say', "'Hello there.'", '--out', path.join(tmp(), 'short.wav')].join(' ')
       const { stdout } = await run('script', ['-qec', command, '/dev/null'], { cwd: root })
       expect(stdout.trim()).toMatch(SUMMARY)
       expect(stdout).not.toContain('%')
     })
 
     it('refuses to print audio on a terminal', async () => {
-      const command = [process.execPath, '--import', 'tsx', 'lib/cli/main.ts', 'say', 'Hi', '--out', '-'].join(' ')
+      const command = [process.execPath, '--import', 'tsx', 'lib/cli/bin.ts', 'say', 'Hi', '--out', '-'].join(' ')
       const error = await run('script', ['-qec', command, '/dev/null'], { cwd: root }).then(() => undefined, (e: { code: number; stdout: string }) => e)
       expect(error?.code).toBe(2)
       expect(error?.stdout).toMatch(/^error INVALID_ARGUMENT: --out - would print audio on the terminal/)

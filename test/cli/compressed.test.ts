@@ -8,7 +8,7 @@ import { decodeWav, s16 } from '../helpers/audio.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { cwd: root, encoding: 'buffer', maxBuffer: 1 << 26 })
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', ...args], { cwd: root, encoding: 'buffer', maxBuffer: 1 << 26 })
 const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background.'
 
 /** What ffprobe says of a file's first audio stream. */

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
 const dir = mkdtempSync(path.join(tmpdir(), 'svc-tts-dictionaries-'))
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args, '--data-dir', dir], { cwd: root })
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', ...args, '--data-dir', dir], { cwd: root })
 const PLS = `<?xml version="1.0" encoding="UTF-8"?>
 <lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="en-US">
   <lexeme><grapheme>Nguyen</grapheme><phoneme>wɪn</phoneme></lexeme>

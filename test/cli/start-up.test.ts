@@ -54,7 +54,7 @@ describe('start-up', () => {
 
   it('a plain `svc-tts say` loads neither the server nor the packages its text does not need', async () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), 'svc-tts-start-')), 'hello.wav')
-    const loaded = await loadedBy(['lib/cli/main.ts', 'say', '-q', 'Hello there.', '-o', out])
+    const loaded = await loadedBy(['lib/cli/bin.ts', 'say', '-q', 'Hello there.', '-o', out])
     expect(loaded.some((file) => file.includes('/lib/cli/say.ts'))).toBe(true)
     expect(packagesIn(loaded, LAZY_PACKAGES)).toEqual([])
     expect(serverModules(loaded)).toEqual([])
@@ -62,7 +62,7 @@ describe('start-up', () => {
 
   it('the packages load when a call needs them: Chinese text, SSML', async () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), 'svc-tts-start-')), 'zh.wav')
-    const loaded = await loadedBy(['lib/cli/main.ts', 'say', '-q', '<speak>你好</speak>', '--language', 'zh', '-o', out])
+    const loaded = await loadedBy(['lib/cli/bin.ts', 'say', '-q', '<speak>你好</speak>', '--language', 'zh', '-o', out])
     expect(packagesIn(loaded, ['pinyin-pro', 'saxes'])).toEqual(['pinyin-pro', 'saxes'])
   })
 })

@@ -222,7 +222,7 @@ describe('speed over HTTP and the WebSocket', () => {
 
 describe('speed on the command line', () => {
   const root = path.resolve(import.meta.dirname, '../..')
-  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { cwd: root })
+  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', ...args], { cwd: root })
 
   it('svc-tts say --speed 2 speaks in about half the time; --speed 3 fails with INVALID_REQUEST', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'svc-tts-speed-cli-'))

@@ -42,7 +42,7 @@ export interface ServeOptions {
 /** Starts `svc-tts serve` on a free loopback port. */
 export function serve(dataDir: string, framework: string, options: ServeOptions = {}): Served {
   // No drain grace unless a test asks for one (its --drain-seconds comes later and wins): a stop is a shutdown at once.
-  const argv = ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--framework', framework, '--drain-seconds', '0', ...(options.args ?? [])]
+  const argv = ['--import', 'tsx', 'lib/cli/bin.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--framework', framework, '--drain-seconds', '0', ...(options.args ?? [])]
   const env = { ...process.env, SVC_TTS_API_KEYS: '', ...options.env }
   const child = options.openFiles === undefined
     ? spawn(process.execPath, argv, { cwd: root, env })

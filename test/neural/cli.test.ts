@@ -8,7 +8,7 @@ import { decodeWav } from '../helpers/audio.js'
 import { FIXTURES } from './fixtures.js'
 
 const run = promisify(execFile)
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { cwd: path.resolve(import.meta.dirname, '../..') })
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', ...args], { cwd: path.resolve(import.meta.dirname, '../..') })
 
 describe('svc-tts with --models-dir', () => {
   it('lists models with their packs, devices and voices', async () => {

@@ -37,7 +37,7 @@ describe('svc-tts serve --playground', () => {
   })
 
   it('takes on or off only', async () => {
-    const refused = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--playground', 'yes'], { cwd: root }).catch((error: { code: number; stderr: string }) => error)
+    const refused = await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'serve', '--playground', 'yes'], { cwd: root }).catch((error: { code: number; stderr: string }) => error)
     expect(refused).toMatchObject({ code: 2, stderr: 'error INVALID_ARGUMENT: --playground takes on or off\n' })
   })
 

@@ -57,7 +57,7 @@ async function speak(body = short): Promise<{ status: number; replica: string | 
 
 /** The key's requests and characters as `svc-tts keys usage` reads them from the shared database. */
 async function usage(): Promise<{ requests: number; characters: number }> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'usage', '--database-url', postgres.url], { cwd: root })
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'usage', '--database-url', postgres.url], { cwd: root })
   const line = stdout.split('\n').find((entry) => entry.startsWith(`${keyId}  `)) ?? ''
   return { requests: Number(/requests=(\d+)/.exec(line)?.[1] ?? 0), characters: Number(/characters=(\d+)/.exec(line)?.[1] ?? 0) }
 }
@@ -74,7 +74,7 @@ async function untilServing(name: string): Promise<void> {
 beforeAll(async () => {
   postgres = await startPostgres()
   redis = await startRedis()
-  const created = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'balanced', '--database-url', postgres.url], { cwd: root })
+  const created = await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'create', '--name', 'balanced', '--database-url', postgres.url], { cwd: root })
   key = created.stdout.trim()
   keyId = /created key (\S+)/.exec(created.stderr)![1]!
   for (const name of ['a', 'b'] as const) replicas.push({ name, port: await freePort(), dataDir: mkdtempSync(path.join(tmpdir(), `svc-tts-replica-${name}-`)) })
@@ -106,7 +106,7 @@ describe('svc-tts replicas behind haproxy (deploy/haproxy/svc-tts.cfg)', () => {
     for (const { reader } of held) await reader.cancel()
 
     // A key with a budget of its own (kept with the key, in place of the replicas' --limits): 1000 characters a request, to each replica in turn.
-    const other = (await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'budget', '--limits', `charactersPerPeriod=${BUDGET}`, '--database-url', postgres.url], { cwd: root })).stdout.trim()
+    const other = (await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'create', '--name', 'budget', '--limits', `charactersPerPeriod=${BUDGET}`, '--database-url', postgres.url], { cwd: root })).stdout.trim()
     // Until both replicas heard of the key (a voice listing costs no characters).
     for (const replica of replicas) {
       const deadline = Date.now() + 5000

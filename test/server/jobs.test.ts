@@ -336,7 +336,7 @@ describe('long-form jobs', () => {
       await rm(jobsDir, { recursive: true, force: true })
     }
     const refused = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--redis-url', redis.url, '--jobs-dir', jobsDir, '--jobs-options', 'maxCharacters=0'], { cwd: root })
+      const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'serve', '--port', '0', '--redis-url', redis.url, '--jobs-dir', jobsDir, '--jobs-options', 'maxCharacters=0'], { cwd: root })
       let stderr = ''
       child.stderr.on('data', (data: Buffer) => (stderr += data.toString()))
       child.on('exit', (code) => resolve({ code, stderr }))

@@ -11,7 +11,7 @@ import { ADAPTERS } from '../helpers/server.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { cwd: root })
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', ...args], { cwd: root })
 
 const kal = { model_id: 'svc_pro_v1.0', transcript: 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background. It is easy to tell the depth of a well. '.repeat(12), voice: { mode: 'id', id: voiceId('Kal') } }
 

@@ -154,7 +154,7 @@ describe('two svc-tts serve replicas on one database', () => {
   const replicas: Listening[] = []
   let key: string
   beforeAll(async () => {
-    const cli = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'replicas', '--database-url', postgres.url], { cwd: root })
+    const cli = await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'create', '--name', 'replicas', '--database-url', postgres.url], { cwd: root })
     key = cli.stdout.trim()
     for (let i = 0; i < 2; i++) {
       replicas.push(await serveListening(mkdtempSync(path.join(tmpdir(), 'svc-tts-replica-')), 'standalone', { env: { SVC_TTS_DATABASE_URL: postgres.url } }))
@@ -180,27 +180,27 @@ describe('two svc-tts serve replicas on one database', () => {
 
   it('share keys: one revoked with svc-tts keys is refused by both within a second, and the WebSocket open on B with it is closed', async () => {
     const [a, b] = replicas as [Listening, Listening]
-    const created = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'doomed', '--database-url', postgres.url], { cwd: root })
+    const created = await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'create', '--name', 'doomed', '--database-url', postgres.url], { cwd: root })
     const doomed = created.stdout.trim()
     const id = /created key (\S+)/.exec(created.stderr)![1]!
     const voices = (url: string) => fetch(`${url}/voices`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': doomed }, body: '{"limit":1}' }).then((r) => r.status)
     await within(1000, async () => (await voices(a.url)) === 200 && (await voices(b.url)) === 200)
     const socket = await WsClient.connect(`${b.url.replace('http', 'ws')}/text_to_speech/websocket/ws?api_key=${doomed}&version=v1`)
     socket.send({ model_id: 'svc_flash_v1.5', voice: { mode: 'id', id: voiceId('Sarah') } })
-    await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'revoke', id, '--database-url', postgres.url], { cwd: root })
+    await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'revoke', id, '--database-url', postgres.url], { cwd: root })
     const revokedAt = performance.now()
     await within(1000, async () => (await voices(a.url)) === 401 && (await voices(b.url)) === 401)
     expect(performance.now() - revokedAt).toBeLessThan(1000)
     const closed = await socket.closed
     expect([closed.code, closed.reason]).toEqual([1008, 'INVALID_API_KEY'])
-    const listed = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'list', '--database-url', postgres.url], { cwd: root })
+    const listed = await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'list', '--database-url', postgres.url], { cwd: root })
     expect(listed.stdout).not.toContain(id)
     expect(listed.stdout).toContain('replicas')
   }, 30_000)
 
   it("a key's own limits, set with svc-tts keys limits, hold on both replicas within a second; svc-tts keys usage counts both replicas' requests and characters", async () => {
     const [a, b] = replicas as [Listening, Listening]
-    const created = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'create', '--name', 'metered', '--limits', 'requestsPerWindow=1000', '--database-url', postgres.url], { cwd: root })
+    const created = await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'create', '--name', 'metered', '--limits', 'requestsPerWindow=1000', '--database-url', postgres.url], { cwd: root })
     const metered = created.stdout.trim()
     const id = /created key (\S+)/.exec(created.stderr)![1]!
     expect(created.stderr).toContain('limits requestsPerWindow=1000')
@@ -214,15 +214,15 @@ describe('two svc-tts serve replicas on one database', () => {
       return { status: response.status, body }
     }
     await within(1000, async () => (await speak(a.url, 'One.')).status === 200 && (await speak(b.url, 'Two.')).status === 200)
-    await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'limits', id, '--limits', 'charactersPerPeriod=12', '--database-url', postgres.url], { cwd: root })
+    await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'limits', id, '--limits', 'charactersPerPeriod=12', '--database-url', postgres.url], { cwd: root })
     // Each replica counts in its own memory here (no Redis): 12 characters each (4 of them spoken above), then 429.
     await within(1000, async () => (await speak(a.url, 'Thirteen char')).status === 429)
     const refused = await speak(b.url, 'Thirteen char')
     expect([refused.status, (JSON.parse(refused.body.toString()) as { error_code: string }).error_code]).toEqual([429, 'USAGE_LIMIT_EXCEEDED'])
     expect((await speak(b.url, 'Eight ch')).status).toBe(200)
-    const listed = await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'list', '--database-url', postgres.url], { cwd: root })
+    const listed = await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'list', '--database-url', postgres.url], { cwd: root })
     expect(listed.stdout).toMatch(new RegExp(`${id}  metered .* limits=charactersPerPeriod=12`))
-    const usage = async () => (await run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'usage', '--database-url', postgres.url], { cwd: root })).stdout
+    const usage = async () => (await run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'usage', '--database-url', postgres.url], { cwd: root })).stdout
     const expected = `${id}  metered  requests=${used.requests}  characters=${used.characters}`
     await within(3000, async () => (await usage()).split('\n').includes(expected))
   }, 30_000)

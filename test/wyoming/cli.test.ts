@@ -44,7 +44,7 @@ describe('svc-tts serve --wyoming', () => {
     const { port } = taken.address() as AddressInfo
     try {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-tts-wyoming-cli-'))
-      const args = ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--wyoming', `tcp://127.0.0.1:${port}`]
+      const args = ['--import', 'tsx', 'lib/cli/bin.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--wyoming', `tcp://127.0.0.1:${port}`]
       const failed = run(process.execPath, args, { cwd: root, env: { ...process.env, SVC_TTS_API_KEYS: '' } })
       await expect(failed).rejects.toMatchObject({ code: 3, stderr: expect.stringMatching(new RegExp(`^error IO_FAILED: the Wyoming server cannot listen on tcp://127.0.0.1:${port}: listen EADDRINUSE`)) })
     } finally {
@@ -53,7 +53,7 @@ describe('svc-tts serve --wyoming', () => {
   }, 60_000)
 
   it('refuses a Wyoming address it cannot serve beside the log on stdout', async () => {
-    const serve = (uri: string) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'serve', '--port', '0', '--wyoming', uri], { cwd: root })
+    const serve = (uri: string) => run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'serve', '--port', '0', '--wyoming', uri], { cwd: root })
     await expect(serve('stdio://')).rejects.toMatchObject({ code: 2, stderr: 'error INVALID_ARGUMENT: --wyoming takes tcp://host:port or unix://path\n' })
   })
 })

@@ -94,7 +94,7 @@ describe('a key revoked with `svc-tts keys revoke` while `svc-tts serve` runs', 
       client.send(init)
       client.send({ context_id: 'long', transcript: LONG })
       await client.until(() => client.of('long').length > 0)
-      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', 'keys', 'revoke', record.id, '--data-dir', dataDir], { cwd: root })
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', 'keys', 'revoke', record.id, '--data-dir', dataDir], { cwd: root })
       const started = performance.now()
       expect(await Promise.race([client.closed, sleep(8000).then(() => 'still open')])).toEqual({ code: 1008, reason: 'INVALID_API_KEY' })
       expect(performance.now() - started).toBeLessThan(8000)

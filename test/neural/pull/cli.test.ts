@@ -25,7 +25,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], {
+const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'lib/cli/bin.ts', ...args], {
   cwd: path.resolve(import.meta.dirname, '../../..'), timeout: 30_000,
   env: { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_from_the_environment', SVC_TTS_MODELS_DIR: dir },
 })
