@@ -138,7 +138,8 @@ export function chunkRenderedUnits(units: Unit[], shape: ChunkShape = {}): Chunk
     const run = chunkUnits(units.slice(start, end), shape)
     const last = units[end - 1]!
     if (end < units.length && last.kind !== 'break' && pauseOf(last) === 'none' && run.length > 0) run[run.length - 1]!.continues = true
-    chunks.push(...(rendering ? run.map((chunk) => ({ ...chunk, rendering })) : run))
+    if (rendering) for (const chunk of run) chunk.rendering = rendering
+    chunks.push(...run)
     start = end
   }
   return chunks

@@ -183,7 +183,7 @@ function wordsOf(content: string, contentStart: number, pattern: RegExp): Source
 function parsePhonemes(transcript: string, open: RawTag): { segment: PhonemesSegment; end: number } {
   if (open.selfClosing || open.attributes.trim() !== '') throw markupError(open.start, '<phonemes> takes no attributes and must enclose IPA')
   const { content, contentStart, close } = readContent(transcript, open)
-  const words = wordsOf(content, contentStart, IPA_WORD).map((span) => ({ ...span, ipa: transcript.slice(span.start, span.end) }))
+  const words = wordsOf(content, contentStart, IPA_WORD).map(({ start, end }) => ({ start, end, ipa: transcript.slice(start, end) }))
   if (words.length === 0) throw markupError(open.start, '<phonemes> is empty')
   return { segment: { kind: 'phonemes', words, start: open.start, end: close.end }, end: close.end }
 }
@@ -191,7 +191,7 @@ function parsePhonemes(transcript: string, open: RawTag): { segment: PhonemesSeg
 function parseDigits(transcript: string, open: RawTag): { segment: DigitsSegment; end: number } {
   if (open.selfClosing || open.attributes.trim() !== '') throw markupError(open.start, '<digits> takes no attributes and must enclose digits')
   const { content, contentStart, close } = readContent(transcript, open)
-  const groups = wordsOf(content, contentStart, DIGIT_GROUP).map((span) => ({ ...span, digits: transcript.slice(span.start, span.end) }))
+  const groups = wordsOf(content, contentStart, DIGIT_GROUP).map(({ start, end }) => ({ start, end, digits: transcript.slice(start, end) }))
   if (groups.length === 0) throw markupError(open.start, '<digits> is empty')
   for (const group of groups) {
     const bad = /[^0-9]/.exec(group.digits)

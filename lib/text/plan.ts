@@ -296,7 +296,7 @@ export class SpeechPlanner {
           opts: this.opts,
           reader: (language) => readers.get(language)!,
           addWord: (start, stop) => {
-            words.push({ ...read.word(start, stop), start: this.base + read.sourceOffset(start), end: this.base + read.sourceEnd(stop) })
+            words.push({ text: read.wordText(start, stop), start: this.base + read.sourceOffset(start), end: this.base + read.sourceEnd(stop) })
             return this.wordCount + words.length - 1
           },
           addMark: (name) => marks.push({ name, word: this.wordCount + words.length }),
@@ -348,7 +348,7 @@ export class SpeechPlanner {
     return {
       sentences: split.sentences.map((sentence) => boundSegments(this.withLexicon(sentence), this.opts.language)),
       end: split.end,
-      word: (start, stop) => ({ text: text.slice(start, stop) }),
+      wordText: (start, stop) => text.slice(start, stop),
       sourceOffset: (offset) => offset,
       sourceEnd: (offset) => offset,
     }
@@ -368,7 +368,7 @@ export class SpeechPlanner {
     return {
       sentences,
       end,
-      word: (start, stop) => ({ text: document.text.slice(start, stop) }),
+      wordText: (start, stop) => document.text.slice(start, stop),
       sourceOffset: document.sourceOffset,
       sourceEnd: document.sourceEnd,
     }
@@ -403,14 +403,14 @@ const SSML_END_CHARS = 32
 interface ReadSentences {
   sentences: Segment[][]
   end: number
-  word(start: number, stop: number): { text: string }
+  wordText(start: number, stop: number): string
   /** Where a word starting at an offset of the sentences starts in the pending text... */
   sourceOffset(offset: number): number
   /** ...and where one ending at an offset ends. */
   sourceEnd(offset: number): number
 }
 
-const SAME_PLACE = { word: () => ({ text: '' }), sourceOffset: (offset: number) => offset, sourceEnd: (offset: number) => offset }
+const SAME_PLACE = { wordText: () => '', sourceOffset: (offset: number) => offset, sourceEnd: (offset: number) => offset }
 
 /** An error found at an offset into an SSML document's text points into the transcript. */
 function inSource(error: unknown, sourceOffset: (offset: number) => number): unknown {

@@ -221,9 +221,11 @@ class DocumentReader {
     return rendering
   }
 
+  /** `segment` is made for this call, so it takes the open elements' rendering itself. */
   private push(segment: Segment): void {
     const rendering = this.current?.rendering
-    this.group.push(rendering ? { ...segment, rendering } : segment)
+    if (rendering) segment.rendering = rendering
+    this.group.push(segment)
     if (this.group.length >= MAX_SSML_GROUP_SEGMENTS) this.endGroup()
   }
 
