@@ -14,6 +14,7 @@ import type { AnyRoute, RouteResponse } from './routes.js'
 import { errorResponse, notFound } from './responses.js'
 import { type TtsService } from './service.js'
 import { loggedPath, matchPath, parseTarget, type Target } from './target.js'
+import { turnWrites } from './turn-writes.js'
 import { serveWebSocket } from './websocket.js'
 
 /** The body, refused with `tooLarge` (413 PAYLOAD_TOO_LARGE) past `limit` bytes. */
@@ -81,8 +82,6 @@ export function clientGone(response: ServerResponse): AbortSignal {
   return controller.signal
 }
 
-const uncork = (response: ServerResponse) => response.uncork()
-
 export async function writeResponse(response: ServerResponse, result: RouteResponse, signal: AbortSignal): Promise<void> {
   for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value)
   response.statusCode = result.status
@@ -96,14 +95,14 @@ export async function writeResponse(response: ServerResponse, result: RouteRespo
     response.end(result.body)
     return
   }
+  const holdTurn = turnWrites(response)
   try {
     for await (const part of result.stream) {
       // A full buffer is waited for before the next write, not after this one, and each part is
       // held until the end of this turn of the event loop: the last part then goes out in one
       // system call with the response's end (its terminating chunk), which end() flushes.
       if (response.writableNeedDrain) await once(response, 'drain', { signal })
-      response.cork()
-      setImmediate(uncork, response)
+      holdTurn()
       response.write(part)
     }
     response.end()

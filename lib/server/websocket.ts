@@ -26,6 +26,7 @@ import type { RealtimeEndpoint, RealtimeTranslator } from './realtime-endpoint.j
 import { FLOODING } from './realtime-keys.js'
 import type { TtsService } from './service.js'
 import { parseTarget } from './target.js'
+import { turnWrites } from './turn-writes.js'
 
 const DRAIN_POLL_MS = 5
 /** How long a closed connection's peer has to answer the close before the socket is cut. */
@@ -107,17 +108,7 @@ function serveRealtime(service: TtsService, principal: Principal, socket: WebSoc
   })
 
   // `ws` corks the wire around each frame's head and body; a cork held over the turn outlasts those.
-  let corked = false
-  const uncork = () => {
-    corked = false
-    wire.uncork()
-  }
-  const holdTurn = () => {
-    if (corked) return
-    corked = true
-    wire.cork()
-    setImmediate(uncork)
-  }
+  const holdTurn = turnWrites(wire)
 
   const onFrame = (data: WebSocket.RawData, isBinary: boolean) => session.receive(isBinary ? rawBytes(data) : rawText(data))
   let ended = false
