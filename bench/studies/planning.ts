@@ -2,9 +2,10 @@
  * What planning a text costs the main thread: `planSpeech`'s CPU time for the two-sentence text,
  * the 1000-word paragraph, the SPEC's markup (`<phonemes>`, `<digits>`) and an SSML document, and
  * a `SpeechPlanner`'s for the paragraph written 4 characters at a time (as a WebSocket context gets
- * a language model's text), on both backends, over repeated passes. With BENCH_BASELINE_ROOT=<checkout of another commit> (its
- * node_modules present), that checkout's lib/text is timed beside this one's, the two in turns in
- * one process, so both see the same Node and the same sitting. It prints; it writes no section of
+ * a language model's text), on both backends, over repeated passes. With
+ * BENCH_BASELINE_ROOT=<checkout of another commit> (its node_modules present), that checkout's
+ * lib/text is timed beside this one's, the two in turns in one process, so both see the same Node
+ * and the same sitting. It prints; it writes no section of
  * RESULTS.md (bench/RESULTS.md, "Measurements behind design choices", quotes it).
  *
  *   [BENCH_BASELINE_ROOT=<checkout>] [PASSES=7] node --import tsx bench/studies/planning.ts
@@ -12,7 +13,7 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { PlannerOptions, SpeechPlanner as Planner, planSpeech as PlanSpeech } from '../../lib/text/plan.js'
-import { median, quantile } from '../harness/stats.js'
+import { spread } from '../harness/stats.js'
 import { HARVARD_SENTENCES, THOUSAND_WORDS, TWO_SENTENCES } from '../harness/texts.js'
 
 const PASSES = Number(process.env.PASSES ?? 7)
@@ -81,7 +82,7 @@ for (const backend of BACKENDS) {
       const order = p % 2 === 0 ? subjects.keys() : [...subjects.keys()].reverse()
       for (const s of order) runs[s]!.push(await pass(plans[s]!, text, backend, times))
     }
-    const cells = subjects.map(([label], s) => `${label} ${median(runs[s]!).toFixed(1)} (${quantile(runs[s]!, 0.05).toFixed(1)}-${quantile(runs[s]!, 0.95).toFixed(1)})`)
+    const cells = subjects.map(([label], s) => `${label} ${spread(runs[s]!, 1)}`)
     console.log(`${backend}, ${name} (${text.length} characters): ${cells.join('; ')}`)
   }
 }
