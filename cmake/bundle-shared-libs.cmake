@@ -1,7 +1,8 @@
 # cmake -DADDON=<path to svc_tts.node> -P cmake/bundle-shared-libs.cmake
 # Copies every shared library the addon needs, and theirs in turn, beside it, except the core of
-# the system that every Linux with Node has (glibc, libstdc++, libgcc_s) and ONNX Runtime (copied
-# already). The addon's $ORIGIN rpath then finds them wherever the directory goes (prebuilds/).
+# the system that every Linux with Node has (glibc, libstdc++, libgcc_s). The addon's $ORIGIN
+# rpath then finds them wherever the directory goes (prebuilds/). ONNX Runtime is no dependency:
+# the build copies it there, and the addon opens it by path.
 cmake_minimum_required(VERSION 3.21)
 get_filename_component(dir ${ADDON} DIRECTORY)
 set(CMAKE_GET_RUNTIME_DEPENDENCIES_PLATFORM linux+elf)
@@ -14,7 +15,6 @@ file(GET_RUNTIME_DEPENDENCIES
     "^(libc|libm|libdl|librt|libpthread|libresolv|libutil)\\.so"
     "^ld-linux.*\\.so"
     "^(libstdc\\+\\+|libgcc_s)\\.so"
-    "^libonnxruntime"
     "^libasan")
 if(unresolved)
   message(FATAL_ERROR "The addon needs libraries this machine does not have: ${unresolved}")

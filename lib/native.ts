@@ -3,7 +3,6 @@
  * Nothing else in the library touches the `.node` file.
  */
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import { TtsError, type ErrorCode } from './errors.js'
 import { PACKAGE_ROOT } from './package-root.js'
@@ -244,7 +243,10 @@ export interface NativeAddon {
   counters(): NativeCounters
   SynthStream: new (plan: NativePlan) => NativeSynthStream
   AudioEncoder: new (config: NativeEncoderConfig) => NativeAudioEncoder
-  /** Loads, checks and warms up a neural model off the main thread. Errors start with MODEL_PACK_INVALID: or DEVICE_UNAVAILABLE:. */
+  /**
+   * Loads, checks and warms up a neural model off the main thread. Errors start with
+   * MODEL_PACK_INVALID: or DEVICE_UNAVAILABLE:, but ONNX Runtime's own failure to open (code ERR_SVC_ONNX_LOAD).
+   */
   loadModel(spec: NativeModelSpec): Promise<{ model: NativeModel; info: NativeModelInfo }>
   /** "1.29.0 (API 29)"; throws if the loaded library lacks the API version the addon needs. */
   onnxRuntimeVersion(): string
@@ -265,6 +267,8 @@ export interface NativeAddon {
 /** The TtsError code of each native error code (native/base/errors.h); anything else is SYNTHESIS_FAILED. */
 const NATIVE_ERROR_CODES: Record<string, ErrorCode> = {
   ERR_SVC_ESPEAK_INIT: 'NATIVE_LOAD_FAILED',
+  // ONNX Runtime, opened with the first neural pack, is missing from beside the addon or is another version.
+  ERR_SVC_ONNX_LOAD: 'NATIVE_LOAD_FAILED',
   // A run of text the backends cannot read safely: the transcript is not too long, a part of it is.
   ERR_SVC_INPUT_TOO_LONG: 'INVALID_REQUEST',
   // The library validates before calling the addon: a refused argument is our bug, not the user's.
@@ -328,15 +332,29 @@ export function loadNative(): NativeAddon {
 
 function load(): { addon: NativeAddon; file: string } {
   if (loaded) return loaded
-  const require = createRequire(import.meta.url)
+  const file = addonFile()
   try {
-    const file = process.env.SVC_TTS_NATIVE_BINDING ?? (require('node-gyp-build') as { path(dir: string): string }).path(PACKAGE_ROOT)
-    loaded = { addon: withChunksUnpacked(require(file) as AddonAsBuilt), file }
+    const module = { exports: {} as AddonAsBuilt }
+    process.dlopen(module, file)
+    loaded = { addon: withChunksUnpacked(module.exports), file }
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause)
     throw new TtsError('NATIVE_LOAD_FAILED', `svc-tts could not load its native addon: ${reason}. ${BUILD_FROM_SOURCE_HINT}`, { cause })
   }
   return loaded
+}
+
+/**
+ * The addon's file. The package carries one prebuilt addon a platform, named by prebuildify
+ * (scripts/prebuild.sh: N-API, glibc); its path is known, so no resolver module is loaded for it,
+ * which took about 4 ms of a `say` started from its snapshot. scripts/install.cjs looks in the same places.
+ */
+function addonFile(): string {
+  const explicit = process.env.SVC_TTS_NATIVE_BINDING
+  if (explicit) return path.resolve(explicit)
+  const built = path.join(PACKAGE_ROOT, 'build/Release/svc_tts.node')
+  if (existsSync(built)) return built
+  return path.join(PACKAGE_ROOT, 'prebuilds', `${process.platform}-${process.arch}`, 'svc-tts.glibc.node')
 }
 
 let bundledData: { path: string | undefined } | undefined

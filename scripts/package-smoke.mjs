@@ -1,8 +1,8 @@
 // Run inside a project that installed the svc-tts tarball (scripts/test-package.mjs, and the
 // minimal Debian root check in docs/building.md): speaks with espeak-ng (English and French) and a
-// flite voice, checks that each WAV holds real audio and that MP3, Ogg and FLAC files come out, and
-// that every shared library the process mapped is either the system's core (glibc, libstdc++,
-// libgcc_s) or the installed packages' own.
+// flite voice, checks that each WAV holds real audio and that MP3, Ogg and FLAC files come out, that
+// ONNX Runtime opens on first use, and that every shared library the process mapped is either the
+// system's core (glibc, libstdc++, libgcc_s) or the installed packages' own.
 import { readFileSync } from 'node:fs'
 import { createEngine, readWavHeader } from 'svc-tts'
 
@@ -38,9 +38,14 @@ for (const [container, isFile] of Object.entries(signatures)) {
   if (!(isFile(file) && file.length > 1000)) throw new Error(`${container}: ${file.length} bytes that are not a ${container} file`)
   console.log(`${container}: ${file.length} bytes`)
 }
+// ONNX Runtime is opened with the first neural use, from beside the addon, and not before.
+const mappedLibraries = () => [...new Set(readFileSync('/proc/self/maps', 'utf8').split('\n').map((l) => l.split(/\s+/)[5] ?? '').filter((p) => /\.so(\.|$)/.test(p)))]
+if (mappedLibraries().some((p) => p.includes('libonnxruntime'))) throw new Error('ONNX Runtime was loaded before any neural use')
+console.log(`ONNX Runtime ${engine.onnxRuntimeVersion()}`)
+if (!mappedLibraries().some((p) => p.includes('libonnxruntime'))) throw new Error('ONNX Runtime is not mapped after its first use')
 await engine.close()
 
-const libraries = [...new Set(readFileSync('/proc/self/maps', 'utf8').split('\n').map((l) => l.split(/\s+/)[5] ?? '').filter((p) => /\.so(\.|$)/.test(p)))]
+const libraries = mappedLibraries()
 const foreign = libraries.filter((p) => !p.startsWith(process.cwd() + '/') && !CORE.test(p))
 console.log(`shared libraries mapped: ${libraries.length}, from outside the project and the system core: ${foreign.length ? foreign.join(' ') : 'none'}`)
 if (foreign.length) process.exit(1)

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { wavHeader, type Container } from '../audio/format.js'
 import { TtsError } from '../errors.js'
-import type { NativeAddon, NativeCounters } from '../native.js'
+import { fromNativeError, type NativeAddon, type NativeCounters } from '../native.js'
 import type { LoadedPack } from '../neural/packs.js'
 import { CombinedVoiceStore, PackVoiceStore } from '../neural/voices.js'
 import { DEFAULT_MAX_AUDIO_SECONDS } from '../text/bounds.js'
@@ -209,9 +209,13 @@ export class Engine<PackModelId extends string = never> {
     return this.native.counters()
   }
 
-  /** The ONNX Runtime the neural packs run on: "1.29.0 (API 29)". */
+  /** The ONNX Runtime the neural packs run on: "1.29.0 (API 29)". The first call opens it, as the first pack does. */
   onnxRuntimeVersion(): string {
-    return this.native.onnxRuntimeVersion()
+    try {
+      return this.native.onnxRuntimeVersion()
+    } catch (cause) {
+      throw fromNativeError(cause, 'ONNX Runtime')
+    }
   }
 
   /** Aborts every call of this engine in flight (resolving, planning or streaming); later calls fail with ENGINE_CLOSED. */

@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import * as z from 'zod'
 import { TtsError } from '../errors.js'
-import type { NativeAddon, NativeModel, NativeModelInfo, NativeModelSpec } from '../native.js'
+import { fromNativeError, type NativeAddon, type NativeModel, type NativeModelInfo, type NativeModelSpec } from '../native.js'
 import { LANGUAGES, type Language } from '../text/types.js'
 import { KOKORO_VOCAB } from './kokoro-vocab.js'
 import type { Device, PackOptions } from './options.js'
@@ -230,8 +230,9 @@ export interface LoadOptions {
   warn: (message: string) => void
 }
 
-/** Native errors carry a code prefix (MODEL_PACK_INVALID: / DEVICE_UNAVAILABLE:). */
+/** Native errors carry a code prefix (MODEL_PACK_INVALID: / DEVICE_UNAVAILABLE:); ONNX Runtime that cannot open, a native code. */
 function nativeLoadError(modelId: string, cause: unknown): TtsError {
+  if ((cause as { code?: unknown } | null)?.code === 'ERR_SVC_ONNX_LOAD') return fromNativeError(cause, `model pack for ${modelId}`)
   const message = cause instanceof Error ? cause.message : String(cause)
   const match = /^(MODEL_PACK_INVALID|DEVICE_UNAVAILABLE): ([\s\S]*)$/.exec(message)
   if (match?.[1] === 'DEVICE_UNAVAILABLE') return new TtsError('DEVICE_UNAVAILABLE', `model pack for ${modelId}: ${match[2]}`, { cause })

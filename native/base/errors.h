@@ -13,6 +13,7 @@ constexpr const char* kInvalidArgument = "ERR_SVC_INVALID_ARGUMENT";  // a value
 constexpr const char* kInputTooLong = "ERR_SVC_INPUT_TOO_LONG";       // more than a backend survives
 constexpr const char* kEspeakInit = "ERR_SVC_ESPEAK_INIT";            // espeak-ng could not start
 constexpr const char* kSynthesis = "ERR_SVC_SYNTHESIS";               // a backend failed
+constexpr const char* kOnnxLoad = "ERR_SVC_ONNX_LOAD";                // ONNX Runtime could not be opened
 }  // namespace code
 
 // Thrown on any thread; carries its code to the main thread.

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "base/errors.h"
 #include "onnx/conv_lift.h"
 
 namespace svc {
@@ -22,16 +23,44 @@ constexpr int kArenaFirstRegionBytes = 256 << 20;
 // glibc's initial mmap threshold, held there (see OnnxEnv).
 constexpr int kMallocMmapThresholdBytes = 128 << 10;
 
+std::string AddonDirectory() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&AddonDirectory), &info) == 0 || info.dli_fname == nullptr) return ".";
+  const std::string file = info.dli_fname;
+  const auto slash = file.rfind('/');
+  return slash == std::string::npos ? "." : file.substr(0, slash);
+}
+
+// ONNX Runtime is opened with the first neural pack, not with the addon: a process that speaks
+// only with the builtin backends never maps it (about 1.3 ms of every start). It sits beside the
+// addon, as the build and prebuildify place it.
+const OrtApiBase* ApiBase() {
+  static const OrtApiBase* base = [] {
+    const std::string path = AddonDirectory() + "/libonnxruntime.so.1";
+    void* library = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
+    if (library == nullptr) {
+      const char* why = dlerror();
+      throw NativeError(code::kOnnxLoad, "ONNX Runtime could not be loaded for the neural packs (" + path + "): " +
+                                             (why ? why : "unknown reason") + "; reinstall svc-tts, or rebuild it");
+    }
+    using GetApiBase = const OrtApiBase* (*)();
+    auto* get = reinterpret_cast<GetApiBase>(dlsym(library, "OrtGetApiBase"));
+    if (get == nullptr) throw NativeError(code::kOnnxLoad, path + " is not ONNX Runtime: it has no OrtGetApiBase");
+    return get();
+  }();
+  return base;
+}
+
 const OrtApi* CheckedApi() {
   static const OrtApi* api = [] {
-    const OrtApi* found = OrtGetApiBase()->GetApi(ORT_API_VERSION);
+    const OrtApi* found = ApiBase()->GetApi(ORT_API_VERSION);
     if (found != nullptr) Ort::InitApi(found);
     return found;
   }();
   if (api == nullptr) {
-    throw std::runtime_error(std::string("ONNX Runtime ") + OrtGetApiBase()->GetVersionString() +
-                             " does not offer API version " + std::to_string(ORT_API_VERSION) +
-                             " (the addon was built against 1.29): ship the libonnxruntime.so.1 it was linked with");
+    throw NativeError(code::kOnnxLoad, std::string("ONNX Runtime ") + ApiBase()->GetVersionString() +
+                                           " does not offer API version " + std::to_string(ORT_API_VERSION) +
+                                           " (the addon was built against 1.29): ship the libonnxruntime.so.1 it was linked with");
   }
   return api;
 }
@@ -42,14 +71,6 @@ void DiscardLog(void*, OrtLoggingLevel, const char*, const char*, const char*, c
 bool FileExists(const std::string& path) {
   struct stat info {};
   return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
-}
-
-std::string AddonDirectory() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&AddonDirectory), &info) == 0 || info.dli_fname == nullptr) return ".";
-  const std::string file = info.dli_fname;
-  const auto slash = file.rfind('/');
-  return slash == std::string::npos ? "." : file.substr(0, slash);
 }
 
 // Registers the CUDA plugin execution provider (once per process) and appends its devices to
@@ -137,7 +158,7 @@ Ort::Env& OnnxEnv() {
 
 std::string OnnxVersion() {
   CheckedApi();
-  return std::string(OrtGetApiBase()->GetVersionString()) + " (API " + std::to_string(ORT_API_VERSION) + ")";
+  return std::string(ApiBase()->GetVersionString()) + " (API " + std::to_string(ORT_API_VERSION) + ")";
 }
 
 std::string ReadModelFile(const std::string& path) {
@@ -148,7 +169,7 @@ std::string ReadModelFile(const std::string& path) {
 std::string OptimizedGraphTag() {
   CheckedApi();
   const char* width = __builtin_cpu_supports("avx512f") ? "avx512" : __builtin_cpu_supports("avx2") ? "avx2" : "sse";
-  return std::string("ort") + OrtGetApiBase()->GetVersionString() + "-" + width;
+  return std::string("ort") + ApiBase()->GetVersionString() + "-" + width;
 }
 
 bool RunsOnCpu(const OnnxSessionOptions& options) {

@@ -1,9 +1,9 @@
-// ONNX Runtime inside the addon: one Ort::Env per process, the API version checked before any
-// other ORT call, and sessions created on the device the user asked for.
+// ONNX Runtime inside the addon: opened with the first neural pack, one Ort::Env per process, the
+// API version checked before any other ORT call, and sessions created on the device the user asked for.
 #pragma once
 
-// The C++ API is initialised by hand (OnnxEnv) so a library without our API version is a clean
-// error instead of a null dereference at load.
+// The C++ API is initialised by hand (OnnxEnv), from the library opened then: a library missing
+// or without our API version is a clean error instead of a failed load or a null dereference.
 #define ORT_API_MANUAL_INIT
 #include <onnxruntime_cxx_api.h>
 
@@ -19,8 +19,9 @@ enum class OnnxDevice { Auto, Cpu, Cuda };
 // Throws std::invalid_argument for a name other than auto, cpu, cuda.
 OnnxDevice ParseOnnxDevice(const std::string& name);
 
-// The process's Env, created on first use (and leaked: it must outlive every session).
-// Throws std::runtime_error when the loaded library does not offer ORT_API_VERSION.
+// The process's Env, created on first use (and leaked: it must outlive every session); the first
+// call opens ONNX Runtime. Throws NativeError (code::kOnnxLoad) when the library beside the addon
+// cannot be opened or does not offer ORT_API_VERSION.
 Ort::Env& OnnxEnv();
 
 // "1.29.0 (API 29)"; throws like OnnxEnv.
