@@ -155,7 +155,7 @@ async function main(argv: string[]): Promise<number> {
     throw usageError(`--language must be one of ${LANGUAGES.join(', ')}`)
   }
   // Read before the engine starts, so a bad --text-file costs no engine start-up.
-  const text = command === 'say' ? await textSource(rest, values['text-file'], process.stdin) : undefined
+  const text = command === 'say' ? await textSource(rest, values['text-file'], () => process.stdin) : undefined
   // Dictionaries live in a data directory's voice library: naming one opens it.
   const dictionaries = values.dictionary?.map(dictionaryLocator)
   // `packs`: a pulled pack `say --voice` names, served beside --models-dir's.

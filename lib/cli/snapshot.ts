@@ -4,6 +4,7 @@
  * start from it skips loading the modules, building the schemas and the text layer's tables;
  * the command line then runs as the bin's does.
  */
+import './snapshot-jitless.js'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import v8 from 'node:v8'
