@@ -32,9 +32,15 @@ await build({
 // The same command line as one CommonJS file for `node --build-snapshot` (lib/cli/snapshot.ts).
 // While a snapshot is built, require() loads built-in modules only, and there is no import.meta:
 // packages are required through a require made for this file once the snapshot has started.
+// The snapshot keeps this file's source in its heap, which `say` deserializes at every start: as
+// one-byte (Latin-1) text it is half the size, so the file is written without comments or
+// indentation, and must hold no character above U+00FF (esbuild escapes them in strings, but not
+// in regular expression literals, which lib/ therefore builds from strings where it needs them).
+const snapshotBundle = path.join(outdir, 'svc-tts-snapshot.cjs')
 await build({
   entryPoints: [path.join(root, 'dist/cli/snapshot.js')],
-  outfile: path.join(outdir, 'svc-tts-snapshot.cjs'),
+  outfile: snapshotBundle,
+  minifyWhitespace: true,
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -51,3 +57,8 @@ await build({
   },
   logLevel: 'warning',
 })
+const wide = [...readFileSync(snapshotBundle, 'utf8').matchAll(/[^\u0000-\u00ff]/g)]
+if (wide.length > 0) {
+  const shown = wide.slice(0, 5).map((m) => JSON.stringify(m.input.slice(Math.max(0, m.index - 40), m.index + 20))).join('\n  ')
+  throw new Error(`${snapshotBundle} holds ${wide.length} characters above U+00FF (write them in strings, not regular expression literals):\n  ${shown}`)
+}

@@ -15,7 +15,7 @@ const LATIN_VOICE = 'en'
 
 const english = normaliserFor('en')
 const NUMBER = /^\d+(?:[.,]\d+)*$/
-const KANA_OR_KANJI = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]/u
+const KANA_OR_KANJI = new RegExp('[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー]', 'u')
 
 /** espeak's ja voice reads digits but drops a decimal point; it is read as テン. */
 function numberAsKana(number: string): string {

@@ -11,12 +11,12 @@ import { tokenize } from './tokens.js'
 import type { Language } from './types.js'
 
 /** A run of sentence punctuation with the closing quotes and brackets after it. */
-const SENTENCE_MARKS = /[。．！？….!?]+["'”’»)\]」』）]*/gu
-const CJK_MARK = /[。．！？…]/u
+const SENTENCE_MARKS = new RegExp(`[。．！？….!?]+["'”’»)\\]」』）]*`, 'gu')
+const CJK_MARK = new RegExp('[。．！？…]', 'u')
 const SPACE = /\s/
 const NON_SPACE = /\S/g
 /** Every character that may end a sentence in some language (SENTENCE_MARKS, tokens.ts's SENTENCE_END) and the line break. */
-const MAY_END_SENTENCE = /[\n.!?。．！？…‼⁇⁈⁉؟।]/u
+const MAY_END_SENTENCE = new RegExp('[\\n.!?。．！？…‼⁇⁈⁉؟।]', 'u')
 
 /** Whether `text` holds anything that can end a sentence: without it, text still being written has no sentence complete. */
 export function mayEndSentence(text: string): boolean {

@@ -16,9 +16,9 @@ export interface Token {
 const TOKEN = /\S+/g
 const WHITESPACE = /\s*/y
 /** A sentence or clause mark, then closing quotes and brackets, at the token's end. */
-const SENTENCE_END = /[.!?。！？…‼⁇⁈⁉؟।]["'”’»)\]」』）]*$/u
-const CLAUSE_END = /[,;:，、；：،؛]["'”’»)\]」』）]*$/u
-const DASH = /^[-–—]+$/
+const SENTENCE_END = new RegExp(`[.!?。！？…‼⁇⁈⁉؟।]["'”’»)\\]」』）]*$`, 'u')
+const CLAUSE_END = new RegExp(`[,;:，、；：،؛]["'”’»)\\]」』）]*$`, 'u')
+const DASH = new RegExp('^[-–—]+$')
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
 
 /** Whether a token is spoken at all (rather than punctuation such as "—" or "..."). */

@@ -9,7 +9,7 @@ import { splitSentences } from '../../text/sentences.js'
 import type { Language } from '../../text/types.js'
 
 /** What may end a sentence: text without one of these holds no complete sentence, so it is not parsed again. */
-const MAY_END = /[。．！？….!?\n]/u
+const MAY_END = new RegExp('[。．！？….!?\\n]', 'u')
 
 export class SentenceCutter {
   private pending = ''

@@ -27,7 +27,7 @@ export interface Normaliser {
 
 const RULES: Partial<Record<Language, LanguageRules>> = { en, es, fr, de, it, pt, ru }
 
-const LEADING_PUNCTUATION = /^[("'“‘«¿¡[]+/u
+const LEADING_PUNCTUATION = new RegExp(`^[("'“‘«¿¡[]+`, 'u')
 /** Read from the end by trailingPunctuationStart: an unanchored /[…]+$/ is quadratic on "....a". */
 const TRAILING_PUNCTUATION = new Set(`.,;:!?)"'”’»]…`)
 const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/
