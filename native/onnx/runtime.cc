@@ -60,7 +60,7 @@ const OrtApi* CheckedApi() {
   if (api == nullptr) {
     throw NativeError(code::kOnnxLoad, std::string("ONNX Runtime ") + ApiBase()->GetVersionString() +
                                            " does not offer API version " + std::to_string(ORT_API_VERSION) +
-                                           " (the addon was built against 1.29): ship the libonnxruntime.so.1 it was linked with");
+                                           " (the addon was built against 1.29): ship the libonnxruntime.so.1 it was built with");
   }
   return api;
 }
