@@ -37,20 +37,19 @@ function scan(): { literals: Found[]; dynamic: string[] } {
   for (const file of sourceFiles(libDir)) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
     const relative = path.relative(libDir, file)
+    const where = (node: ts.Node): string => `${relative}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`
     const visit = (node: ts.Node): void => {
       if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
         const text = node.getText(source)
         const slash = text.lastIndexOf('/')
-        const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1
-        literals.push({ where: `${relative}:${line}`, regex: new RegExp(text.slice(1, slash), text.slice(slash + 1)) })
+        literals.push({ where: where(node), regex: new RegExp(text.slice(1, slash), text.slice(slash + 1)) })
       }
       if (ts.isNewExpression(node) && node.expression.getText(source) === 'RegExp') {
         const [pattern, flags] = node.arguments ?? []
         const constant = (arg: ts.Expression | undefined): arg is ts.StringLiteral | ts.NoSubstitutionTemplateLiteral =>
           arg !== undefined && (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg))
         if (constant(pattern) && (flags === undefined || constant(flags))) {
-          const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1
-          literals.push({ where: `${relative}:${line}`, regex: new RegExp(pattern.text, flags?.text) })
+          literals.push({ where: where(node), regex: new RegExp(pattern.text, flags?.text) })
         } else {
           dynamic.add(relative)
         }
