@@ -4,6 +4,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace svc {
 namespace {
 
@@ -50,6 +54,22 @@ uint8_t AlawFromS16(int16_t pcm) {
   return static_cast<uint8_t>((sign | (exponent << 4) | mantissa) ^ 0x55);
 }
 
+// The rule of ToS16 on eight samples at once: minps gives its second operand for NaN, as the
+// scalar comparison does, and cvtps2dq rounds as lrint does (the current mode, to nearest even).
+// Scalar, this took about 2 % of espeak-ng's synthesis threads (bench/native/pcm-s16.cc).
+size_t EncodeS16Vectors(const float* samples, size_t count, uint8_t* dst) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128 high = _mm_set1_ps(32767.0f), low = _mm_set1_ps(-32768.0f), scale = _mm_set1_ps(32768.0f);
+  for (; i + 8 <= count; i += 8) {
+    const __m128 a = _mm_max_ps(_mm_min_ps(_mm_mul_ps(_mm_loadu_ps(samples + i), scale), high), low);
+    const __m128 b = _mm_max_ps(_mm_min_ps(_mm_mul_ps(_mm_loadu_ps(samples + i + 4), scale), high), low);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * i), _mm_packs_epi32(_mm_cvtps_epi32(a), _mm_cvtps_epi32(b)));
+  }
+#endif
+  return i;
+}
+
 }  // namespace
 
 Encoding ParseEncoding(const std::string& name) {
@@ -72,22 +92,26 @@ void Encode(const float* samples, size_t count, Encoding encoding, std::vector<u
   const size_t start = out.size();
   out.resize(start + count * BytesPerSample(encoding));
   uint8_t* dst = out.data() + start;
-  for (size_t i = 0; i < count; ++i) {
-    switch (encoding) {
-      case Encoding::PcmS16le: {
+  switch (encoding) {
+    case Encoding::PcmS16le:
+      for (size_t i = EncodeS16Vectors(samples, count, dst); i < count; ++i) {
         const uint16_t v = static_cast<uint16_t>(ToS16(samples[i]));
         dst[2 * i] = v & 0xFF;
         dst[2 * i + 1] = v >> 8;
-        break;
       }
-      case Encoding::PcmF32le: {
+      break;
+    case Encoding::PcmF32le:
+      for (size_t i = 0; i < count; ++i) {
         const float clipped = ClipUnit(samples[i]);
         std::memcpy(dst + 4 * i, &clipped, 4);  // x86-64 and arm64 are little-endian
-        break;
       }
-      case Encoding::PcmMulaw: dst[i] = MulawFromS16(ToS16(samples[i])); break;
-      case Encoding::PcmAlaw: dst[i] = AlawFromS16(ToS16(samples[i])); break;
-    }
+      break;
+    case Encoding::PcmMulaw:
+      for (size_t i = 0; i < count; ++i) dst[i] = MulawFromS16(ToS16(samples[i]));
+      break;
+    case Encoding::PcmAlaw:
+      for (size_t i = 0; i < count; ++i) dst[i] = AlawFromS16(ToS16(samples[i]));
+      break;
   }
 }
 

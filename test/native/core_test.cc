@@ -323,6 +323,32 @@ void PcmEncodingsGiveTheirBytes() {
   CHECK(f32.size() == 12 && BytesPerSample(Encoding::PcmF32le) == 4);
 }
 
+// The s16 encoding takes eight samples at a time where it can: every sample, in every place of a
+// run and in the tail past the last eight, gets the scalar rule's bytes (clamped, NaN to the
+// top, rounded to nearest even).
+void PcmS16MatchesTheScalarRuleEverywhere() {
+  auto rule = [](float x) {
+    float scaled = x * 32768.0f;
+    if (!(scaled < 32767.0f)) scaled = 32767.0f;
+    if (scaled < -32768.0f) scaled = -32768.0f;
+    return static_cast<int16_t>(std::nearbyint(scaled));
+  };
+  std::vector<float> samples = {NAN, INFINITY, -INFINITY, 1.0f, -1.0f, 1.5f, -1.5f, 0.0f, -0.0f,
+                                2.5f / 32768, 3.5f / 32768, -2.5f / 32768, -3.5f / 32768, 32766.5f / 32768, -32767.5f / 32768};
+  for (int i = 0; i < 1000; ++i) samples.push_back(static_cast<float>(std::sin(i * 0.37)) * 1.2f);
+  for (size_t from = 0; from < 9; ++from) {
+    for (size_t count = 0; from + count <= samples.size(); count += count < 24 ? 1 : 97) {
+      std::vector<uint8_t> bytes;
+      Encode(samples.data() + from, count, Encoding::PcmS16le, bytes);
+      CHECK(bytes.size() == 2 * count);
+      for (size_t i = 0; i < count; ++i) {
+        const uint16_t want = static_cast<uint16_t>(rule(samples[from + i]));
+        CHECK(bytes[2 * i] == (want & 0xFF) && bytes[2 * i + 1] == (want >> 8));
+      }
+    }
+  }
+}
+
 std::vector<uint8_t> EncodeTone(const EncoderConfig& config) {
   std::vector<float> tone(static_cast<size_t>(config.sampleRate));
   for (size_t i = 0; i < tone.size(); ++i) tone[i] = 0.5f * static_cast<float>(std::sin(i * 2 * M_PI * 440 / config.sampleRate));
@@ -390,6 +416,7 @@ const Case kCases[] = {
     {"speech-stream-joins-a-fast-chunks-stretches", SpeechStreamJoinsAFastChunksStretches},
     {"resampler-gives-the-exact-length", ResamplerGivesTheExactLength},
     {"pcm-encodings-give-their-bytes", PcmEncodingsGiveTheirBytes},
+    {"pcm-s16-matches-the-scalar-rule-everywhere", PcmS16MatchesTheScalarRuleEverywhere},
     {"encoders-write-their-formats-magic", EncodersWriteTheirFormatsMagic},
     {"voice-transform-keeps-the-stretched-length", VoiceTransformKeepsTheStretchedLength},
     {"input-limits-refuse-runs-backends-cannot-read", InputLimitsRefuseRunsBackendsCannotRead},
