@@ -38,6 +38,11 @@ export interface NativePlan {
   leading?: boolean
   /** More chunks will be appended (append(), then end()). */
   open?: boolean
+  /**
+   * The reader joins all the audio into one: each chunk comes in one read once it is made (in
+   * stretches of aheadSeconds when longer), not its first stretch at once for a listener waiting.
+   */
+  wholeChunks?: boolean
   chunks: NativeChunkPlan[]
 }
 

@@ -95,6 +95,8 @@ export interface SessionSynthesis {
   observer?: SpeechObserver
   /** Planned chunks not synthesised, from the first: a resumed job's, whose audio was made before. */
   skipChunks?: number
+  /** The reader joins the audio into one: no first audio to hurry, so the rest is planned at once. */
+  joined?: boolean
 }
 
 /** Chunks planned together, the index after the last word they speak, and the flushes they complete. */
@@ -183,6 +185,7 @@ export class WritableSpeechSession implements SpeechSession {
     if (signal?.aborted) this.planningStop.abort(signal.reason)
     else signal?.addEventListener('abort', () => this.planningStop.abort(signal.reason), { once: true })
     this.planner = new SpeechPlanner({ ...synthesis.plan, signal: this.planningStop.signal })
+    this.firstAudioGone = synthesis.joined === true
     scope.onCancel(cancelStream(this.native))
     scope.signal.addEventListener('abort', () => {
       this.notify()

@@ -89,9 +89,10 @@ export class Speech {
 
   /**
    * A session for a resolved request. `whole`: the text is one request's transcript, checked as a
-   * whole as it is planned (it has something to say, and not too much).
+   * whole as it is planned (it has something to say, and not too much). `joined`: its reader joins
+   * the audio into one, so no chunk is handed on before it is made, and no first audio is awaited.
    */
-  session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; onFinish?: () => void; skipChunks?: number; bounds?: SpeechBounds }): SpeechSession {
+  session(resolved: ResolvedRequest, scope: CallScope, how: { whole: boolean; joined?: boolean; onFinish?: () => void; skipChunks?: number; bounds?: SpeechBounds }): SpeechSession {
     const plan = nativePlan(resolved, this.packVoices, this.limits)  // a voice that cannot be rendered fails here
     const { maxTranscriptChars, maxAudioSeconds } = how.bounds ?? this.limits
     const voices = new Map<string, StoredVoice>()
@@ -117,7 +118,7 @@ export class Speech {
           const streams = new RenderedStreams((rendering, plans, leading) => {
             const rendered = this.renderingPlan(resolved, plan, rendering, voices)
             try {
-              return new this.native.SynthStream({ ...rendered, chunks: plans, leading, open: true })
+              return new this.native.SynthStream({ ...rendered, chunks: plans, leading, open: true, ...(how.joined && { wholeChunks: true }) })
             } catch (cause) {
               throw fromNativeError(cause, 'synthesis could not start')
             }
@@ -128,6 +129,7 @@ export class Speech {
         prepare: (chunks) => this.prepareVoices(chunks, voices, scope),
         ...(how.onFinish && { finished: how.onFinish }),
         ...(how.skipChunks && { skipChunks: how.skipChunks }),
+        ...(how.joined && { joined: true }),
         observer: observeSession({ model: resolved.model.id, voiceType: resolved.voice.record.voice_type, format: formatLabel(format), caller: scope.caller }),
       },
       scope,
@@ -136,9 +138,13 @@ export class Speech {
   }
 
   /** The request's transcript spoken, chunk by chunk (after the first `skipChunks` planned chunks; within `bounds` where given). */
-  async *run(resolved: ResolvedRequest, scope: CallScope, skipChunks = 0, bounds?: SpeechBounds): AsyncGenerator<SpeechChunk> {
+  run(resolved: ResolvedRequest, scope: CallScope, skipChunks = 0, bounds?: SpeechBounds): AsyncGenerator<SpeechChunk> {
+    return this.spoken(resolved, scope, { whole: true, skipChunks, ...(bounds && { bounds }) })
+  }
+
+  private async *spoken(resolved: ResolvedRequest, scope: CallScope, how: Parameters<Speech['session']>[2]): AsyncGenerator<SpeechChunk> {
     scope.throwIfAborted()
-    const session = this.session(resolved, scope, { whole: true, skipChunks, ...(bounds && { bounds }) })
+    const session = this.session(resolved, scope, how)
     session.write(resolved.transcript)
     session.end()
     yield* session
@@ -150,7 +156,7 @@ export class Speech {
     const words: TimedWord[] = []
     const marks: TimedMark[] = []
     let samples = 0
-    for await (const chunk of this.run(resolved, scope)) {
+    for await (const chunk of this.spoken(resolved, scope, { whole: true, joined: true })) {
       parts.push(chunk.audio)
       words.push(...chunk.words)
       if (chunk.marks) marks.push(...chunk.marks)

@@ -100,6 +100,7 @@ StreamPlan ReadPlan(const JsArg& plan) {
   out.aheadSeconds = plan.Field("aheadSeconds").NumberOr(5, 0, kMaxAheadSeconds);
   out.leading = plan.Field("leading").BooleanOr(false);
   out.open = plan.Field("open").BooleanOr(false);
+  out.wholeChunks = plan.Field("wholeChunks").BooleanOr(false);
   out.chunks = ReadChunks(plan.Field("chunks"), backend == "flite");
   return out;
 }

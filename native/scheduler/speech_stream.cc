@@ -1,5 +1,6 @@
 #include "scheduler/speech_stream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -20,6 +21,7 @@ SpeechStream::SpeechStream(StreamPlan plan, Submit submit, Wake wake, Held held)
       capacity_(plan.capacity),
       aheadSamples_(std::llround(plan.aheadSeconds * config_.outputRate)),
       leading_(plan.leading),
+      wholeChunks_(plan.wholeChunks),
       submit_(std::move(submit)),
       wake_(std::move(wake)),
       held_(std::move(held)),
@@ -36,12 +38,15 @@ void SpeechStream::Start() {
 
 // The chunk being read has a stretch for the reader. Its first stretch goes at once (the reader may
 // be waiting for audio), and so does its last; one made soon after the one before waits for the
-// next while they add up to less than kJoinSeconds.
+// next while they add up to less than kJoinSeconds. A reader of whole chunks waits for the last,
+// or for as much audio as the stream may hold unread.
 bool SpeechStream::ReadyLocked() const {
   auto it = started_.find(nextRead_);
   if (it == started_.end() || it->second.pieces.empty()) return false;
   const StartedChunk& chunk = it->second;
-  return !chunk.read || chunk.pieces.back().last || !chunk.quick || chunk.samples >= joinSamples_;
+  if (chunk.pieces.back().last) return true;
+  if (wholeChunks_) return chunk.samples >= std::max(aheadSamples_, joinSamples_);
+  return !chunk.read || !chunk.quick || chunk.samples >= joinSamples_;
 }
 
 bool SpeechStream::DoneLocked() const { return ended_ && nextJob_ == jobs_.size() && started_.empty(); }

@@ -32,6 +32,9 @@ struct StreamPlan {
   // Chunk 0 is a request's first audio: it goes ahead of the chunks other streams synthesise ahead.
   bool leading = false;
   bool open = false;  // more chunks will be appended (Append, then End)
+  // The reader joins all the audio into one (a one-shot request): a chunk goes in one read once it
+  // is made, or in stretches of aheadSeconds, not stretch by stretch for its first audio.
+  bool wholeChunks = false;
   std::vector<ChunkJob> chunks;
 };
 
@@ -121,6 +124,7 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   // after the same stretch of speech.
   const int64_t aheadSamples_;
   const bool leading_;
+  const bool wholeChunks_;
   const Submit submit_;
   const Wake wake_;
   const Held held_;

@@ -297,6 +297,36 @@ void SpeechStreamJoinsAFastChunksStretches() {
                   std::to_string(seconds) + " s of audio");
 }
 
+// A reader that joins the whole audio gets each chunk in one read once it is made, or, where a
+// chunk runs longer than the audio a stream may hold unread, in reads of at least that much.
+void SpeechStreamHandsWholeChunksToAJoiningReader() {
+  std::string longText;
+  for (int i = 0; i < 8; ++i) longText += "the birch canoe slid on the smooth planks and ";
+  longText += "that was all.";
+  const std::vector<std::string> texts = {"One.", longText, "And then three."};
+  StreamPlan plan = FlitePlan(texts);
+  plan.wholeChunks = true;
+  plan.aheadSeconds = 2;
+  std::vector<std::vector<int64_t>> reads(1);
+  std::vector<int16_t> samples;
+  for (const AudioPiece& piece : ReadToTheEnd(std::move(plan))) {
+    reads.back().push_back(piece.stretch.samples);
+    const std::vector<int16_t> stretch = S16(piece.stretch.audio);
+    samples.insert(samples.end(), stretch.begin(), stretch.end());
+    if (piece.last) reads.emplace_back();
+  }
+  reads.pop_back();
+  std::vector<int16_t> alone;
+  for (const std::string& text : texts) {
+    const SpokenChunk chunk = SpeakChunk(FliteBackend::Instance(), "kal16", 16000, text);
+    alone.insert(alone.end(), chunk.samples.begin(), chunk.samples.end());
+  }
+  CHECK(samples == alone);
+  CHECK(reads.size() == 3 && reads[0].size() == 1 && reads[2].size() == 1);
+  CHECK(reads[1].size() > 1);  // about 20 s of audio, in reads of 2 s or more
+  for (size_t i = 0; i + 1 < reads[1].size(); ++i) CHECK(reads[1][i] >= 2 * 16000);
+}
+
 void ResamplerGivesTheExactLength() {
   for (const auto& [in, out] : std::vector<std::pair<int, int>>{{22050, 44100}, {44100, 16000}, {24000, 22050}}) {
     PieceResampler resampler(in, out);
@@ -414,6 +444,7 @@ const Case kCases[] = {
     {"flite-chunk-speaks-with-word-events", FliteChunkSpeaksWithWordEvents},
     {"speech-stream-reads-chunks-in-order-off-the-pool", SpeechStreamReadsChunksInOrderOffThePool},
     {"speech-stream-joins-a-fast-chunks-stretches", SpeechStreamJoinsAFastChunksStretches},
+    {"speech-stream-hands-whole-chunks-to-a-joining-reader", SpeechStreamHandsWholeChunksToAJoiningReader},
     {"resampler-gives-the-exact-length", ResamplerGivesTheExactLength},
     {"pcm-encodings-give-their-bytes", PcmEncodingsGiveTheirBytes},
     {"pcm-s16-matches-the-scalar-rule-everywhere", PcmS16MatchesTheScalarRuleEverywhere},

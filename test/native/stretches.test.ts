@@ -81,3 +81,28 @@ describe('a native stream hands on each stretch with numbers that fit its audio'
     })
   }
 })
+
+describe('a native stream for a reader that joins the audio', async () => {
+  const native = loadNative()
+  await native.init({ espeakDataPath: bundledEspeakDataPath() })
+  const plan = (wholeChunks: boolean): NativePlan => ({
+    backend: 'espeak', voice: 'en-us', speed: 1, requestSpeed: 1, pitch: 1, sampleRate: 22050, encoding: 'pcm_s16le', queueCapacity: 2, chunks: CHUNKS, wholeChunks,
+  })
+  const readAll = async (stream: NativeSynthStream) => {
+    const reads: NativeChunk[][] = []
+    for (const _ of CHUNKS) reads.push(await readChunk(stream))
+    expect(await stream.next()).toBeNull()
+    return reads
+  }
+
+  it('hands each chunk on in one read, with the audio and words of the stretches one by one', async () => {
+    const [whole, stretched] = [await readAll(new native.SynthStream(plan(true))), await readAll(new native.SynthStream(plan(false)))]
+    expect(whole.map((reads) => reads.length)).toEqual([1, 1])
+    for (const [index, reads] of stretched.entries()) {
+      const [one] = whole[index]!
+      expect(one!.audio.equals(Buffer.concat(reads.map((read) => read.audio)))).toBe(true)
+      expect(one!.words).toEqual(reads.flatMap((read) => read.words))
+      expect(one!.reached).toEqual(reads.at(-1)!.reached)
+    }
+  })
+})
