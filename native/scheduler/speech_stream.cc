@@ -14,10 +14,6 @@ constexpr size_t kMaxChunksAhead = 64;
 // one; a slower backend (a neural pack) hands on every stretch as it comes.
 constexpr auto kQuickStretch = std::chrono::milliseconds(2);
 constexpr double kJoinSeconds = 1.0;
-// Past kJoinSeconds, quick stretches go on joining (up to the stream's unread bound) while the
-// reader has been handed this much more audio than the time since its first read: a listener who
-// started playing then still has that much to hear.
-constexpr auto kReaderLead = std::chrono::milliseconds(25);
 
 SpeechStream::SpeechStream(StreamPlan plan, Submit submit, Wake wake, Held held)
     : config_(std::move(plan.config)),
@@ -42,25 +38,15 @@ void SpeechStream::Start() {
 
 // The chunk being read has a stretch for the reader. Its first stretch goes at once (the reader may
 // be waiting for audio), and so does its last; one made soon after the one before waits for the
-// next while they add up to less than kJoinSeconds, or, while the reader is ahead of its audio by
-// kReaderLead, to less than the stream may hold unread. A reader of whole chunks waits for the
-// last, or for as much audio as the stream may hold unread.
+// next while they add up to less than kJoinSeconds. A reader of whole chunks waits for the last,
+// or for as much audio as the stream may hold unread.
 bool SpeechStream::ReadyLocked() const {
   auto it = started_.find(nextRead_);
   if (it == started_.end() || it->second.pieces.empty()) return false;
   const StartedChunk& chunk = it->second;
-  const int64_t joinBound = std::max(aheadSamples_, joinSamples_);
   if (chunk.pieces.back().last) return true;
-  if (wholeChunks_) return chunk.samples >= joinBound;
-  if (!chunk.read || !chunk.quick || chunk.samples >= joinBound) return true;
-  return chunk.samples >= joinSamples_ && !ReaderAheadLocked();
-}
-
-// Whether the audio read so far runs kReaderLead past the time since the first read.
-bool SpeechStream::ReaderAheadLocked() const {
-  if (readSamples_ == 0) return false;
-  const auto heard = std::chrono::microseconds(readSamples_ * 1000000 / config_.outputRate);
-  return heard - (std::chrono::steady_clock::now() - firstRead_) > kReaderLead;
+  if (wholeChunks_) return chunk.samples >= std::max(aheadSamples_, joinSamples_);
+  return !chunk.read || !chunk.quick || chunk.samples >= joinSamples_;
 }
 
 bool SpeechStream::DoneLocked() const { return ended_ && nextJob_ == jobs_.size() && started_.empty(); }
@@ -197,8 +183,6 @@ StreamRead SpeechStream::TakeLocked() {
     pieces.pop_front();
   }
   CountUnreadLocked(-samples);
-  if (readSamples_ == 0) firstRead_ = std::chrono::steady_clock::now();
-  readSamples_ += samples;
   it->second.samples = 0;
   it->second.read = true;
   if (last) {

@@ -106,7 +106,6 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   };
 
   bool ReadyLocked() const;
-  bool ReaderAheadLocked() const;
   bool DoneLocked() const;
   bool DueLocked() const;
   void CountUnreadLocked(int64_t samples);
@@ -143,8 +142,6 @@ class SpeechStream : public std::enable_shared_from_this<SpeechStream> {
   // stretch handed on separately costs the reader's thread a wake, a copy and a turn of its loop.
   const int64_t joinSamples_;
   size_t producing_ = 0;       // chunks being synthesised
-  int64_t readSamples_ = 0;    // audio handed to the reader
-  std::chrono::steady_clock::time_point firstRead_;  // when the reader got its first audio
   int64_t unreadSamples_ = 0;  // audio made and not yet read
   bool awaited_ = false;       // the reader waits
   bool woken_ = false;         // and has been woken

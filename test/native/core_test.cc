@@ -297,31 +297,6 @@ void SpeechStreamJoinsAFastChunksStretches() {
                   std::to_string(seconds) + " s of audio");
 }
 
-// A reader ahead of its audio (it has been handed more than the time since its first read) gets a
-// fast chunk's stretches joined past kJoinSeconds, up to the audio the stream may hold unread; a
-// loaded machine may make the reader late, so one run of three must show it.
-void SpeechStreamJoinsMoreForAReaderAhead() {
-  std::string text;
-  for (int i = 0; i < 8; ++i) text += "the birch canoe slid on the smooth planks and ";
-  text += "that was all.";
-  const SpokenChunk alone = SpeakChunk(FliteBackend::Instance(), "kal16", 16000, text);
-  const size_t seconds = alone.samples.size() / 16000;
-  size_t fewest = SIZE_MAX;
-  for (int run = 0; run < 3; ++run) {
-    const std::vector<AudioPiece> reads = ReadToTheEnd(FlitePlan({text}));  // 5 s unread at most
-    std::vector<int16_t> samples;
-    for (const AudioPiece& piece : reads) {
-      const std::vector<int16_t> stretch = S16(piece.stretch.audio);
-      samples.insert(samples.end(), stretch.begin(), stretch.end());
-    }
-    CHECK(samples == alone.samples);
-    fewest = std::min(fewest, reads.size());
-  }
-  // The first stretch, then reads of about 5 s, not of 1 s.
-  if (!(seconds >= 15 && fewest <= seconds / 4 + 2))
-    throw Failure(std::to_string(fewest) + " reads at the fewest for " + std::to_string(seconds) + " s of audio");
-}
-
 // A reader that joins the whole audio gets each chunk in one read once it is made, or, where a
 // chunk runs longer than the audio a stream may hold unread, in reads of at least that much.
 void SpeechStreamHandsWholeChunksToAJoiningReader() {
@@ -469,7 +444,6 @@ const Case kCases[] = {
     {"flite-chunk-speaks-with-word-events", FliteChunkSpeaksWithWordEvents},
     {"speech-stream-reads-chunks-in-order-off-the-pool", SpeechStreamReadsChunksInOrderOffThePool},
     {"speech-stream-joins-a-fast-chunks-stretches", SpeechStreamJoinsAFastChunksStretches},
-    {"speech-stream-joins-more-for-a-reader-ahead", SpeechStreamJoinsMoreForAReaderAhead},
     {"speech-stream-hands-whole-chunks-to-a-joining-reader", SpeechStreamHandsWholeChunksToAJoiningReader},
     {"resampler-gives-the-exact-length", ResamplerGivesTheExactLength},
     {"pcm-encodings-give-their-bytes", PcmEncodingsGiveTheirBytes},
