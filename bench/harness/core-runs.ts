@@ -29,7 +29,7 @@ export function programOf(subject: Subject): CliCommand {
 }
 
 /** Audio made per second of wall time; CPU time over wall time where it was counted; an engine's V8 major collections a second, and its counters. */
-export type Pass = { audioPerSecond: number; cpuPerWall?: number; majorGcPerSecond?: number; counters?: NativeCounters }
+export type Pass = { audioPerSecond: number; cpuPerWall?: number; loopMsPerRequest?: number; majorGcPerSecond?: number; counters?: NativeCounters }
 
 export interface EngineHost {
   /** `clients` closed loops send `requests` engine.synthesize() calls in all: one Harvard sentence each, or all 20 when `whole`. */

@@ -51,7 +51,7 @@ export function startServed(command: readonly string[], options: { cwd: string; 
 /** One streamed request for `voice` to the server on `port`, its audio read to the end: the bytes it made. */
 export function overHttp(port: number, agent: Agent, voice: ServedVoice): () => Promise<number> {
   const body = JSON.stringify(requestOf(voice))
-  return () => new Promise((resolve, reject) => {
+  const once = (): Promise<number> => new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, agent, path: '/text_to_speech/streaming', method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': SERVE_KEY } }, (response) => {
       if (response.statusCode !== 200) return reject(new Error(`status ${response.statusCode}`))
       let bytes = 0
@@ -59,7 +59,13 @@ export function overHttp(port: number, agent: Agent, voice: ServedVoice): () => 
       response.on('end', () => resolve(bytes))
       response.on('error', reject)
     })
-    req.on('error', reject)
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed for idling as this request went out: sent again on a
+      // fresh one, as Node's documentation advises (the server never saw it).
+      if (req.reusedSocket && error.code === 'ECONNRESET') resolve(once())
+      else reject(error)
+    })
     req.end(body)
   })
+  return once
 }

@@ -6,10 +6,12 @@
  * (threadNice 0), as the programs it is compared with run. On a message { clients, whole, requests }
  * it runs one pass: `clients` closed loops send `requests` engine.synthesize() calls in all, each one
  * Harvard sentence, or all 20 when `whole`; it answers with the audio made per second of wall time,
- * its CPU time over the wall time, V8's major collections a second, and its counters.
+ * its CPU time over the wall time, its main thread's (the event loop's) CPU ms a request, V8's
+ * major collections a second, and its counters.
  */
 import { constants, PerformanceObserver } from 'node:perf_hooks'
 import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
+import { mainThreadCpuMs } from '../harness/cpu-time.js'
 import { subjectById } from '../harness/subjects.js'
 import { HARVARD_SENTENCES } from '../harness/texts.js'
 
@@ -31,6 +33,7 @@ async function run({ clients, whole, requests }: Pass) {
   const majorBefore = majorCollections
   const started = performance.now()
   const before = process.cpuUsage()
+  const loopBefore = mainThreadCpuMs(process.pid)
   await Promise.all(Array.from({ length: clients }, async () => {
     while (next < requests) {
       const transcript = whole ? WHOLE : HARVARD_SENTENCES[next % HARVARD_SENTENCES.length]!
@@ -41,7 +44,13 @@ async function run({ clients, whole, requests }: Pass) {
   }))
   const wall = (performance.now() - started) / 1000
   const cpu = process.cpuUsage(before)
-  return { audioPerSecond: bytes / (2 * subject.sampleRate) / wall, cpuPerWall: (cpu.user + cpu.system) / 1e6 / wall, majorGcPerSecond: (majorCollections - majorBefore) / wall, counters: engine.counters() }
+  return {
+    audioPerSecond: bytes / (2 * subject.sampleRate) / wall,
+    cpuPerWall: (cpu.user + cpu.system) / 1e6 / wall,
+    loopMsPerRequest: (mainThreadCpuMs(process.pid) - loopBefore) / requests,
+    majorGcPerSecond: (majorCollections - majorBefore) / wall,
+    counters: engine.counters(),
+  }
 }
 
 process.on('message', (message: Pass | 'stop') => {
