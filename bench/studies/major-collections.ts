@@ -7,22 +7,18 @@
  *
  *   [HOST_SUBJECT=espeak|kal16|slt] [C=2] [W=8] node [--initial-old-space-size=64 | --max-semi-space-size=2] --import tsx bench/studies/major-collections.ts
  */
-import { constants, PerformanceObserver } from 'node:perf_hooks'
-import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
-import { subjectById } from '../harness/subjects.js'
+import { createEngine } from '../../lib/index.js'
+import { countMajorCollections } from '../harness/major-collections.js'
+import { requestFor, subjectById } from '../harness/subjects.js'
 import { HARVARD_SENTENCES } from '../harness/texts.js'
 
 const WINDOW_MS = 5000
 const subject = subjectById(process.env.HOST_SUBJECT ?? 'espeak')
-const voice = { mode: 'id', id: PREDEFINED_VOICES.find((v) => v.record.name === subject.voiceName)!.record.voice_id } as const
-const format = { container: 'raw', encoding: 'pcm_s16le', sample_rate: subject.sampleRate } as const
+const sentences = HARVARD_SENTENCES.map((sentence) => requestFor(subject, sentence))
 const clients = Number(process.env.C ?? 2)
 const windows = Number(process.env.W ?? 8)
 
-let majors = 0
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++
-}).observe({ entryTypes: ['gc'] })
+const majors = countMajorCollections()
 
 const engine = await createEngine({ threadNice: 0 })
 let next = 0
@@ -34,12 +30,12 @@ const timer = setInterval(() => {
   const now = performance.now()
   const cpu = process.cpuUsage(window.cpu)
   const seconds = (now - window.at) / 1000
-  lines.push(`${lines.length + 1}: ${((bytes - window.bytes) / 2 / subject.sampleRate / seconds).toFixed(0)} audio s/s, ${majors - window.majors} major GCs, ${((cpu.user + cpu.system) / 1e6 / seconds).toFixed(2)} cores`)
-  window = { at: now, bytes, majors, cpu: process.cpuUsage() }
+  lines.push(`${lines.length + 1}: ${((bytes - window.bytes) / 2 / subject.sampleRate / seconds).toFixed(0)} audio s/s, ${majors() - window.majors} major GCs, ${((cpu.user + cpu.system) / 1e6 / seconds).toFixed(2)} cores`)
+  window = { at: now, bytes, majors: majors(), cpu: process.cpuUsage() }
 }, WINDOW_MS)
 await Promise.all(Array.from({ length: clients }, async () => {
   while (lines.length < windows) {
-    const audio = await engine.synthesize({ model_id: subject.model_id, transcript: HARVARD_SENTENCES[next++ % HARVARD_SENTENCES.length]!, voice, output_format: format })
+    const audio = await engine.synthesize(sentences[next++ % sentences.length]!)
     bytes += audio.length
   }
 }))

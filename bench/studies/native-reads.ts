@@ -10,10 +10,10 @@
  *
  *   [SVC_TTS_NATIVE_BINDING=<build>/svc_tts.node] [C=2] [SECONDS=4] node --import tsx bench/studies/native-reads.ts
  */
-import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
+import { createEngine } from '../../lib/index.js'
 import { loadNative } from '../../lib/native.js'
 import { mainThreadCpuMs } from '../harness/cpu-time.js'
-import { subjectById } from '../harness/subjects.js'
+import { requestFor, subjectById } from '../harness/subjects.js'
 import { HARVARD_SENTENCES } from '../harness/texts.js'
 
 const CLIENTS = Number(process.env.C ?? 2)
@@ -32,26 +32,21 @@ const engine = await createEngine({ threadNice: 0 })
 
 async function measure(subjectId: string, mode: 'synthesize' | 'stream', seconds: number): Promise<string> {
   const subject = subjectById(subjectId)
-  const voice = { mode: 'id', id: PREDEFINED_VOICES.find((v) => v.record.name === subject.voiceName)!.record.voice_id } as const
-  const request = (index: number) => ({
-    model_id: subject.model_id,
-    voice,
-    output_format: { container: 'raw', encoding: 'pcm_s16le', sample_rate: subject.sampleRate } as const,
-    transcript: mode === 'synthesize' ? HARVARD_SENTENCES[index % 20]! : `${HARVARD_SENTENCES[index % 20]} ${HARVARD_SENTENCES[(index + 1) % 20]}`,
-  })
-  let requests = 0
+  const count = HARVARD_SENTENCES.length
+  const requests = HARVARD_SENTENCES.map((sentence, index) => requestFor(subject, mode === 'synthesize' ? sentence : `${sentence} ${HARVARD_SENTENCES[(index + 1) % count]}`))
+  let made = 0
   reads = 0
   const loopBefore = mainThreadCpuMs(process.pid)
   const started = performance.now()
   await Promise.all(Array.from({ length: CLIENTS }, async () => {
     while (performance.now() - started < seconds * 1000) {
-      const index = requests++
-      if (mode === 'synthesize') await engine.synthesize(request(index))
-      else for await (const audio of engine.stream(request(index))) void audio
+      const request = requests[made++ % count]!
+      if (mode === 'synthesize') await engine.synthesize(request)
+      else for await (const audio of engine.stream(request)) void audio
     }
   }))
   const loopMs = mainThreadCpuMs(process.pid) - loopBefore
-  return `${subject.id}, ${mode === 'synthesize' ? 'synthesize(), one sentence' : 'stream(), two sentences'}: ${(reads / requests).toFixed(2)} reads a request, the event loop ${(loopMs / requests).toFixed(3)} ms of CPU a request (${requests} requests, ${CLIENTS} clients)`
+  return `${subject.id}, ${mode === 'synthesize' ? 'synthesize(), one sentence' : 'stream(), two sentences'}: ${(reads / made).toFixed(2)} reads a request, the event loop ${(loopMs / made).toFixed(3)} ms of CPU a request (${made} requests, ${CLIENTS} clients)`
 }
 
 for (const subject of ['espeak', 'kal16']) {

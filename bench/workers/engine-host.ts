@@ -9,36 +9,32 @@
  * its CPU time over the wall time, its main thread's (the event loop's) CPU ms a request, V8's
  * major collections a second, and its counters.
  */
-import { constants, PerformanceObserver } from 'node:perf_hooks'
-import { createEngine, PREDEFINED_VOICES } from '../../lib/index.js'
+import { createEngine } from '../../lib/index.js'
 import { mainThreadCpuMs } from '../harness/cpu-time.js'
-import { subjectById } from '../harness/subjects.js'
+import { countMajorCollections } from '../harness/major-collections.js'
+import { requestFor, subjectById } from '../harness/subjects.js'
 import { HARVARD_SENTENCES } from '../harness/texts.js'
 
 const subject = subjectById(process.env.HOST_SUBJECT ?? 'espeak')
-const voice = { mode: 'id', id: PREDEFINED_VOICES.find((v) => v.record.name === subject.voiceName)!.record.voice_id } as const
-const FORMAT = { container: 'raw', encoding: 'pcm_s16le', sample_rate: subject.sampleRate } as const
-const WHOLE = HARVARD_SENTENCES.join(' ')
+const SENTENCES = HARVARD_SENTENCES.map((sentence) => requestFor(subject, sentence))
+const WHOLE = requestFor(subject, HARVARD_SENTENCES.join(' '))
 const engine = await createEngine({ threadNice: 0 })
-let majorCollections = 0
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majorCollections++
-}).observe({ entryTypes: ['gc'] })
+const majorCollections = countMajorCollections()
 
 type Pass = { clients: number; whole: boolean; requests: number }
 
 async function run({ clients, whole, requests }: Pass) {
   let next = 0
   let bytes = 0
-  const majorBefore = majorCollections
+  const majorBefore = majorCollections()
   const started = performance.now()
   const before = process.cpuUsage()
   const loopBefore = mainThreadCpuMs(process.pid)
   await Promise.all(Array.from({ length: clients }, async () => {
     while (next < requests) {
-      const transcript = whole ? WHOLE : HARVARD_SENTENCES[next % HARVARD_SENTENCES.length]!
+      const request = whole ? WHOLE : SENTENCES[next % SENTENCES.length]!
       next++
-      const audio = await engine.synthesize({ model_id: subject.model_id, transcript, voice, output_format: FORMAT })
+      const audio = await engine.synthesize(request)
       bytes += audio.length  // not `bytes += await …`, which adds to the sum as it was before the wait
     }
   }))
@@ -48,7 +44,7 @@ async function run({ clients, whole, requests }: Pass) {
     audioPerSecond: bytes / (2 * subject.sampleRate) / wall,
     cpuPerWall: (cpu.user + cpu.system) / 1e6 / wall,
     loopMsPerRequest: (mainThreadCpuMs(process.pid) - loopBefore) / requests,
-    majorGcPerSecond: (majorCollections - majorBefore) / wall,
+    majorGcPerSecond: (majorCollections() - majorBefore) / wall,
     counters: engine.counters(),
   }
 }
