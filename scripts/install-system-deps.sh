@@ -21,5 +21,5 @@ $sudo apt-get install -y -qq --no-install-recommends \
   libsndfile1-dev libaubio-dev librubberband-dev \
   libmp3lame-dev libopus-dev libogg-dev libflac-dev \
   sox flite espeak-ng ffmpeg util-linux mount \
-  pocketsphinx pocketsphinx-en-us time linux-perf python3-numpy python3-onnx \
+  pocketsphinx pocketsphinx-en-us time linux-perf strace python3-numpy python3-onnx \
   postgresql haproxy redis-server chromium

@@ -3,11 +3,13 @@
  * serve` (bench/workers/serve-cost-host.ts, synthesis threads at nice 0) run at once, and C
  * closed-loop clients stream the served voices' request (bench/harness/served-voices.ts) to each in
  * turn, PASSES times, the order turned each pass. For each cell it prints the audio seconds a
- * second and the server's main-thread CPU a request (from /proc) of every pass, side by side. It
+ * second, the server's main-thread CPU a request (from /proc) and this process's, the client's, of
+ * every pass, side by side; with SYSCALLS=1, then the socket writes and the event loop's wakes a
+ * request of each server's main thread (one more cell each at 2 clients, counted by strace). It
  * writes no section of RESULTS.md: it is for deciding whether a change to the service's hot path
  * holds up (bench/RESULTS.md, "Measurements behind design choices").
  *
- *   BENCH_BASELINE_ROOT=<checkout> [VOICES=kal16,espeak] [CLIENTS=2,4] [PASSES=4] [SECONDS=2] node --import tsx bench/studies/http-baseline.ts
+ *   BENCH_BASELINE_ROOT=<checkout> [VOICES=kal16,espeak] [CLIENTS=2,4] [PASSES=4] [SECONDS=2] [SYSCALLS=1] node --import tsx bench/studies/http-baseline.ts
  *
  * The checkout has its node_modules and build/ linked from this one.
  */
@@ -16,6 +18,7 @@ import path from 'node:path'
 import { closedLoop } from '../harness/closed-loop.js'
 import { mainThreadCpuMs } from '../harness/cpu-time.js'
 import { overHttp, SERVED_VOICES, startServed, type Served } from '../harness/served-voices.js'
+import { countSyscalls } from '../harness/syscall-count.js'
 import { workerCommand } from '../harness/worker-command.js'
 
 const baselineRoot = process.env.BENCH_BASELINE_ROOT
@@ -31,6 +34,7 @@ const BUILDS = [
 ]
 
 const rows: string[] = []
+const syscallRows: string[] = []
 for (const voice of VOICES) {
   const servers: Served[] = []
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity })
@@ -48,17 +52,31 @@ for (const voice of VOICES) {
         for (const index of order) {
           const served = servers[index]!
           const cpuBefore = mainThreadCpuMs(served.child.pid!)
+          const clientBefore = process.cpuUsage()
           const { rate, requests } = await closedLoop(clients, SECONDS, overHttp(served.port, agent, voice), voice.sampleRate * 2)
           const cpu = (mainThreadCpuMs(served.child.pid!) - cpuBefore) / requests
+          const client = process.cpuUsage(clientBefore)
+          const clientCpu = (client.user + client.system) / 1000 / requests
           const key = `| ${voice.name} | ${clients} | ${BUILDS[index]!.label} |`
-          cells.set(key, [...(cells.get(key) ?? []), `${rate.toFixed(0)} / ${cpu.toFixed(2)}`])
+          cells.set(key, [...(cells.get(key) ?? []), `${rate.toFixed(0)} / ${cpu.toFixed(2)} / ${clientCpu.toFixed(2)}`])
         }
       }
     }
     for (const [key, passes] of cells) rows.push(`${key} ${passes.join(', ')} |`)
+    if (process.env.SYSCALLS) {
+      for (const [index, served] of servers.entries()) {
+        const pid = served.child.pid!
+        const { counts, result } = await countSyscalls(pid, ['writev', 'write', 'epoll_pwait', 'epoll_wait'], () => closedLoop(2, SECONDS, overHttp(served.port, agent, voice), voice.sampleRate * 2))
+        const perRequest = (...calls: string[]) => (calls.reduce((sum, call) => sum + (counts.get(call) ?? 0), 0) / result.requests).toFixed(2)
+        syscallRows.push(`| ${voice.name} | ${BUILDS[index]!.label} | ${result.requests} | ${perRequest('writev')} | ${perRequest('write')} | ${perRequest('epoll_pwait', 'epoll_wait')} |`)
+      }
+    }
   } finally {
     for (const served of servers) served.child.kill()
     agent.destroy()
   }
 }
-process.stdout.write(`| synthesizer | clients | build | each pass: audio s/s / server main-thread CPU ms a request |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n`)
+process.stdout.write(`| synthesizer | clients | build | each pass: audio s/s / server main-thread CPU ms a request / client CPU ms a request |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n`)
+if (syscallRows.length > 0) {
+  process.stdout.write(`\n| synthesizer | build | requests (2 clients, under strace) | writev a request (the responses) | write a request (log lines, wake-ups) | event-loop wakes a request |\n| --- | --- | --- | --- | --- | --- |\n${syscallRows.join('\n')}\n`)
+}
