@@ -9,7 +9,7 @@
  * writes no section of RESULTS.md: it is for deciding whether a change to the service's hot path
  * holds up (bench/RESULTS.md, "Measurements behind design choices").
  *
- *   BENCH_BASELINE_ROOT=<checkout> [VOICES=kal16,espeak] [CLIENTS=2,4] [PASSES=4] [SECONDS=2] [SYSCALLS=1] node --import tsx bench/studies/http-baseline.ts
+ *   BENCH_BASELINE_ROOT=<checkout> [VOICES=kal16,espeak] [CLIENTS=2,4] [PASSES=4] [SECONDS=2] [WARMUP_SECONDS=15] [SYSCALLS=1] node --import tsx bench/studies/http-baseline.ts
  *
  * The checkout has its node_modules and build/ linked from this one.
  */
@@ -28,6 +28,8 @@ const VOICES = SERVED_VOICES.filter((voice) => (process.env.VOICES ?? 'kal16,esp
 const CLIENTS = (process.env.CLIENTS ?? '2,4').split(',').map(Number)
 const PASSES = Number(process.env.PASSES ?? 4)
 const SECONDS = Number(process.env.SECONDS ?? 2)
+/** Load before the passes: V8 optimizes a function once it has run enough, and a request runs many once each (after 2 s of load about half the server's JavaScript samples were of unoptimized code, after 25 s under a tenth). */
+const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 15)
 const BUILDS = [
   { label: 'baseline', root: baselineRoot },
   { label: 'this checkout', root },
@@ -44,7 +46,7 @@ for (const voice of VOICES) {
       served.child.stdout!.resume()  // its log lines, read and dropped
       servers.push(served)
     }
-    for (const served of servers) await closedLoop(4, 1, overHttp(served.port, agent, voice), voice.sampleRate * 2)  // warm-up
+    for (const served of servers) await closedLoop(4, WARMUP_SECONDS, overHttp(served.port, agent, voice), voice.sampleRate * 2)
     const cells = new Map<string, string[]>()
     for (let pass = 0; pass < PASSES; pass++) {
       for (const clients of CLIENTS) {

@@ -71,13 +71,6 @@ export function pcmRate(format: Pick<OutputFormat, 'container' | 'sample_rate'>)
 
 export const BYTES_PER_SAMPLE: Record<Encoding, number> = { pcm_s16le: 2, pcm_f32le: 4, pcm_mulaw: 1, pcm_alaw: 1 }
 
-/** Bytes a second of uncompressed output (raw or WAV); undefined for a compressed container, whose rate varies, or a field not given. */
-export function pcmBytesPerSecond(format: { container?: Container | undefined; encoding?: Encoding | undefined; sample_rate?: number | undefined }): number | undefined {
-  const { container, encoding, sample_rate: rate } = format
-  if (container === undefined || isCompressed({ container }) || encoding === undefined || rate === undefined) return undefined
-  return rate * BYTES_PER_SAMPLE[encoding]
-}
-
 // WAVE format tags: PCM, IEEE float, A-law, mu-law.
 const WAVE_FORMAT: Record<Encoding, number> = { pcm_s16le: 1, pcm_f32le: 3, pcm_alaw: 6, pcm_mulaw: 7 }
 

@@ -1,5 +1,5 @@
 /** The SPEC's status and text-to-speech operations, as routes. */
-import { CONTENT_TYPES, pcmBytesPerSecond, type Container } from '../audio/format.js'
+import { CONTENT_TYPES, type Container } from '../audio/format.js'
 import { formatIn, SYNTHESIS_FIELD_CODES, synthesisRequestSchema, type ParsedSynthesisRequest } from '../engine/requests.js'
 import { joinedParts } from './joined-parts.js'
 import { route, type AnyRoute, type RouteContext } from './routes.js'
@@ -16,15 +16,14 @@ async function charged({ body, charge }: RouteContext<ParsedSynthesisRequest>, d
 
 /**
  * The first chunk is awaited before answering, so a request that fails early gets its real status;
- * it goes out alone, at once, and the chunks after it in fewer, larger writes: with the audio's
- * `bytesPerSecond`, held while the client has enough of it to play (joined-parts.ts).
+ * it goes out alone, at once, and the chunks after it in fewer, larger writes.
  */
-export async function startStream(stream: AsyncGenerator<Buffer>, bytesPerSecond?: number): Promise<AsyncIterable<Buffer>> {
+export async function startStream(stream: AsyncGenerator<Buffer>): Promise<AsyncIterable<Buffer>> {
   const first = await stream.next()
   return (async function* () {
     if (first.done) return
     yield first.value
-    yield* joinedParts(stream, { ...(bytesPerSecond !== undefined && { bytesPerSecond }), sent: { bytes: first.value.length, since: performance.now() } })
+    yield* joinedParts(stream)
   })()
 }
 
@@ -58,7 +57,7 @@ export const TTS_ROUTES: readonly AnyRoute[] = [
     body: synthesisBody,
     handle: async (context) => {
       const type = await charged(context, 'raw')
-      return { status: 200, headers: { 'content-type': type }, stream: await startStream(context.engine.stream(context.body, { signal: context.signal }), pcmBytesPerSecond(formatIn(context.body.output_format, 'raw'))) }
+      return { status: 200, headers: { 'content-type': type }, stream: await startStream(context.engine.stream(context.body, { signal: context.signal })) }
     },
   }),
   route<ParsedSynthesisRequest>({

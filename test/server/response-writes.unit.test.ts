@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { writeResponse } from '../../lib/server/node-http.js'
-import { startStream } from '../../lib/server/tts-routes.js'
 import { socketWrites, type Writes } from '../helpers/socket-writes.js'
 
 let server: Server | undefined
@@ -19,11 +18,11 @@ afterEach(async () => {
 })
 
 /** A server answering every request with `stream()`'s parts through writeResponse; the writes of its last response. */
-async function serve(stream: () => AsyncIterable<Buffer> | Promise<AsyncIterable<Buffer>>): Promise<{ port: number; writes: () => Writes }> {
+async function serve(stream: () => AsyncIterable<Buffer>): Promise<{ port: number; writes: () => Writes }> {
   let writes: Writes = []
   server = createServer((request, response) => {
     writes = socketWrites(response.socket!)
-    void (async () => writeResponse(response, { status: 200, stream: await stream() }, new AbortController().signal))()
+    void writeResponse(response, { status: 200, stream: stream() }, new AbortController().signal)
   })
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
   return { port: (server.address() as AddressInfo).port, writes: () => writes }
@@ -57,25 +56,6 @@ describe('a streamed response on its socket', () => {
     const end = Buffer.concat(sent[1]!)
     expect(end.includes(last)).toBe(true)
     expect(end.subarray(-5).toString()).toBe('0\r\n\r\n')
-  })
-
-  it('sends a fast voice\'s stretches after the first in one write with the end while the client has audio in hand', async () => {
-    const bytesPerSecond = 32_000
-    // One second of audio first, then four stretches of 100 ms made in turns 3 ms apart.
-    const stretches = async function* () {
-      yield Buffer.alloc(bytesPerSecond, 1)
-      for (let i = 0; i < 4; i++) {
-        await sleep(3)
-        yield Buffer.alloc(bytesPerSecond / 10, 2 + i)
-      }
-    }
-    const held = await serve(() => startStream(stretches(), bytesPerSecond))
-    expect((await body(await request(held.port))).length).toBe(bytesPerSecond * 1.4)
-    expect(held.writes()).toHaveLength(2)
-    // Without the audio's rate (a compressed container) each turn's stretch is a write of its own.
-    const turns = await serve(() => startStream(stretches()))
-    expect((await body(await request(turns.port))).length).toBe(bytesPerSecond * 1.4)
-    expect(turns.writes().length).toBeGreaterThan(2)
   })
 
   it('stops pulling the stream while the client does not read', async () => {

@@ -3,7 +3,6 @@
  * the engine's calls. The text is charged, then spoken as the SPEC request it maps to; streams
  * start (first chunk awaited) before answering, so an early failure gets its real status.
  */
-import { pcmBytesPerSecond } from '../../../audio/format.js'
 import type { TimedWord } from '../../../engine/alignment.js'
 import { route, type AnyRoute, type RouteContext } from '../../routes.js'
 import { startStream } from '../../tts-routes.js'
@@ -56,7 +55,7 @@ export function speechRoutes(tables: DialectTables): AnyRoute[] {
       path: `${PREFIX}/stream`,
       handle: async (context) => {
         const { format, request } = await prepared(tables, context)
-        return { status: 200, headers: { 'content-type': format.contentType }, stream: await startStream(context.engine.stream(request, { signal: context.signal }), pcmBytesPerSecond(format.fields)) }
+        return { status: 200, headers: { 'content-type': format.contentType }, stream: await startStream(context.engine.stream(request, { signal: context.signal })) }
       },
     }),
     route<SpeechBody>({

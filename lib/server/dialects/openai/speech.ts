@@ -4,7 +4,6 @@
  * audio or as OpenAI's server-sent events.
  */
 import * as z from 'zod'
-import { pcmBytesPerSecond } from '../../../audio/format.js'
 import { speedSchema, type SynthesisRequest } from '../../../engine/requests.js'
 import { route, type AnyRoute, type RouteContext, type RouteResponse } from '../../routes.js'
 import { startStream } from '../../tts-routes.js'
@@ -58,17 +57,16 @@ export function speechRoute(tables: NameTables): AnyRoute {
     maxBodyBytes: MAX_BODY_BYTES,
     handle: async ({ engine, body, charge, signal }: RouteContext<SpeechRequest>): Promise<RouteResponse> => {
       const format = body.response_format ?? 'mp3'
-      const outputFormat = outputFormatOf(format)
       const modelId = tables.models.get(body.model) ?? body.model
       const request: SynthesisRequest<string> = {
         model_id: modelId,
         transcript: body.input,
         voice: await voiceSelectorOf(engine, body.voice, modelId, tables.voices),
-        output_format: outputFormat,
+        output_format: outputFormatOf(format),
         speed: body.speed ?? 1,
       }
       await charge(body.input.length)
-      const audio = await startStream(engine.stream(request, { signal }), pcmBytesPerSecond(outputFormat))
+      const audio = await startStream(engine.stream(request, { signal }))
       if (body.stream_format === 'sse') {
         return { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }, stream: serverSentEvents(audio, body.input.length) }
       }
