@@ -6,7 +6,7 @@
  * node:http server handing out the same audio made once, which bounds what any HTTP service can
  * reach of the in-process rate on cores its client shares. Writes its section of bench/RESULTS.md.
  *
- *   node --import tsx bench/studies/server-cost.ts      (PASSES=5 SECONDS=2 by default)
+ *   node --import tsx bench/studies/server-cost.ts      (PASSES=5 SECONDS=2 WARMUP_SECONDS=10 by default)
  *
  * SERVER_CPUS=N runs the servers, the floor and the in-process engine (then in a process of its own,
  * bench/workers/stream-loop-host.ts) on the first N CPUs (`taskset`), so that on a larger machine the
@@ -28,6 +28,11 @@ import { workerCommand } from '../harness/worker-command.js'
 const root = path.resolve(import.meta.dirname, '../..')
 const PASSES = Number(process.env.PASSES ?? 5)
 const SECONDS = Number(process.env.SECONDS ?? 2)
+/**
+ * Load on every subject and voice before the passes: V8 optimizes a function once it has run
+ * enough, and a request runs many once each (bench/RESULTS.md, "A server measured warm").
+ */
+const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 10)
 const CONCURRENCY = [2, 4, 16, 64]
 const SERVER_CPUS = process.env.SERVER_CPUS ? Number(process.env.SERVER_CPUS) : undefined
 /** A worker of bench/workers, on the server's CPUs where SERVER_CPUS says. */
@@ -65,14 +70,15 @@ const ownCpuMs = () => {
   return (user + system) / 1000
 }
 
-type Cell = (voice: Voice, clients: number) => Promise<{ rate: number; requests: number }>
+/** `seconds` of load from `clients` clients (SECONDS unless given). */
+type Cell = (voice: Voice, clients: number, seconds?: number) => Promise<{ rate: number; requests: number }>
 
 /** The in-process subject: this process's engine, or one in a process of its own on the server's CPUs; and that process, if any. */
 async function inProcessSubject(): Promise<{ cell: Cell; child?: ChildProcess; close(): Promise<void> }> {
   if (!SERVER_CPUS) {
     const engine = await createEngine()
     return {
-      cell: (voice, clients) => closedLoop(clients, SECONDS, streamedBytes(engine, requestOf(voice)), voice.sampleRate * 2),
+      cell: (voice, clients, seconds = SECONDS) => closedLoop(clients, seconds, streamedBytes(engine, requestOf(voice)), voice.sampleRate * 2),
       close: () => engine.close(),
     }
   }
@@ -81,9 +87,9 @@ async function inProcessSubject(): Promise<{ cell: Cell; child?: ChildProcess; c
   await new Promise((resolve, reject) => child.once('message', resolve).once('exit', (code) => reject(new Error(`the engine host exited with ${code}`))))
   return {
     child,
-    cell: (voice, clients) => new Promise((resolve) => {
+    cell: (voice, clients, seconds = SECONDS) => new Promise((resolve) => {
       child.once('message', (m) => resolve(m as { rate: number; requests: number }))
-      child.send({ body: requestOf(voice), clients, seconds: SECONDS, bytesPerSecond: voice.sampleRate * 2 })
+      child.send({ body: requestOf(voice), clients, seconds, bytesPerSecond: voice.sampleRate * 2 })
     }),
     close: async () => void child.send('stop'),
   }
@@ -98,7 +104,7 @@ async function main(): Promise<void> {
   for (const nice of NICES) servers.set(nice, await startServer(nice))
   const floor = await startFloor()
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity })
-  const httpCell = (port: number): Cell => (voice, clients) => closedLoop(clients, SECONDS, overHttp(port, agent, voice), voice.sampleRate * 2)
+  const httpCell = (port: number): Cell => (voice, clients, seconds = SECONDS) => closedLoop(clients, seconds, overHttp(port, agent, voice), voice.sampleRate * 2)
   /** `pid`: a server's process, whose CPU is counted apart from this one's; `enginePid`: the in-process engine's own process, where it has one. */
   type Subject = { label: string; cell: Cell; pid?: number; enginePid?: number }
   const subjects: Subject[] = [
@@ -115,7 +121,7 @@ async function main(): Promise<void> {
   const add = (into: Map<string, number[]>, key: string, value: number) => into.set(key, [...(into.get(key) ?? []), value])
   const cell = (voice: Voice, clients: number, label: string) => `${voice.name}|${clients}|${label}`
   try {
-    for (const voice of VOICES) for (const subject of subjects) await subject.cell(voice, 4)  // warm-up
+    for (const voice of VOICES) for (const subject of subjects) await subject.cell(voice, 4, WARMUP_SECONDS)
     for (let pass = 0; pass < PASSES; pass++) {
       for (const voice of VOICES) {
         for (const clients of CONCURRENCY) {
@@ -174,12 +180,12 @@ async function main(): Promise<void> {
     readings.push(`${voice.name}: the floor ${range(floors)} ms a request, a ceiling of ${range(ceilings)}; svc-tts serve and its client ${range(extras)} ms over the engine in-process`)
   }
   const machine = SERVER_CPUS ? `the servers, the floor and the in-process engine on ${SERVER_CPUS} of ${cpus().length} CPUs (${cpus()[0]?.model ?? 'cpu'}), the client on the others` : `${cpus().length} cores shared with other work`
-  const command = SERVER_CPUS ? `SERVER_CPUS=${SERVER_CPUS}${process.env.VOICES ? ` VOICES=${process.env.VOICES}` : ''} PASSES=${PASSES} SECONDS=${SECONDS} taskset -c ${SERVER_CPUS}-${cpus().length - 1} node --import tsx bench/studies/server-cost.ts` : `node --import tsx bench/studies/server-cost.ts\` (PASSES=${PASSES} SECONDS=${SECONDS}`
+  const command = SERVER_CPUS ? `SERVER_CPUS=${SERVER_CPUS}${process.env.VOICES ? ` VOICES=${process.env.VOICES}` : ''} PASSES=${PASSES} SECONDS=${SECONDS} WARMUP_SECONDS=${WARMUP_SECONDS} taskset -c ${SERVER_CPUS}-${cpus().length - 1} node --import tsx bench/studies/server-cost.ts` : `node --import tsx bench/studies/server-cost.ts\` (PASSES=${PASSES} SECONDS=${SECONDS} WARMUP_SECONDS=${WARMUP_SECONDS}`
   const section = writeSection(SERVER_CPUS ? 'server-cost-pinned' : 'server-cost', `## Server cost${SERVER_CPUS ? `, the server on ${SERVER_CPUS} cores of its own` : ''}
 
 Generated by \`${command}${SERVER_CPUS ? '`' : ')'}; ${new Date().toISOString()}, ${((Date.now() - started) / 1000).toFixed(0)} s, ${machine}, 1-minute load average ${loadBefore.toFixed(2)} at the start, ${loadAfterThroughput.toFixed(2)} after the throughput passes and ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows up in every figure).
 
-Throughput: audio seconds made a second by N closed-loop clients, each sending its next request once the last one's audio is read, for ${SECONDS} s a cell: "${TEXT}", raw pcm_s16le at the voice's rate. In-process: \`engine.stream()\` in ${SERVER_CPUS ? 'a process of its own on those CPUs' : 'this process'} (synthesis threads at the default nice ${DEFAULT_THREAD_NICE}). HTTP: POST /text_to_speech/streaming on keep-alive node:http connections to \`svc-tts serve\` in its own process (a log line per request, read by this process as a log collector would), its synthesis threads at nice 0 or 10; this process is the client${SERVER_CPUS ? `, on CPUs of its own` : ` and shares the ${cpus().length} cores`}. ${PASSES} passes, each cell once a pass, the subjects of a cell back to back in an order that turns each pass. Median (p5-p95 over the passes; with ${PASSES} passes, about the lowest and highest); ratio = HTTP median / in-process median. The server's main-thread CPU a request (from /proc, median over the passes) is the figure the machine's other work inflates least. Over HTTP the same cores also run the client's side of every request (node:http parsing what the in-process figure never pays) and the server's event loop (HTTP parsing, the request's validation, planning, the writes and the log line); the second table says what that costs.
+Throughput: audio seconds made a second by N closed-loop clients, each sending its next request once the last one's audio is read, for ${SECONDS} s a cell, after ${WARMUP_SECONDS} s of load on each subject and voice: "${TEXT}", raw pcm_s16le at the voice's rate. In-process: \`engine.stream()\` in ${SERVER_CPUS ? 'a process of its own on those CPUs' : 'this process'} (synthesis threads at the default nice ${DEFAULT_THREAD_NICE}). HTTP: POST /text_to_speech/streaming on keep-alive node:http connections to \`svc-tts serve\` in its own process (a log line per request, read by this process as a log collector would), its synthesis threads at nice 0 or 10; this process is the client${SERVER_CPUS ? `, on CPUs of its own` : ` and shares the ${cpus().length} cores`}. ${PASSES} passes, each cell once a pass, the subjects of a cell back to back in an order that turns each pass. Median (p5-p95 over the passes; with ${PASSES} passes, about the lowest and highest); ratio = HTTP median / in-process median. The server's main-thread CPU a request (from /proc, median over the passes) is the figure the machine's other work inflates least. Over HTTP the same cores also run the client's side of every request (node:http parsing what the in-process figure never pays) and the server's event loop (HTTP parsing, the request's validation, planning, the writes and the log line); the second table says what that costs.
 
 | synthesizer | clients | in-process, audio s/s | HTTP nice 0 | ratio | HTTP nice 10 | ratio | server main thread, CPU ms a request (nice 0 / 10) |
 | --- | --- | --- | --- | --- | --- | --- | --- |
