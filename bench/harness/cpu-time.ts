@@ -1,4 +1,4 @@
-/** CPU time of a process, or of its main thread (its event loop), from /proc. */
+/** CPU time of a process, or of its main thread (its event loop), from /proc; and of this process, from Node. */
 import { readFileSync } from 'node:fs'
 
 /** Linux's USER_HZ: /proc counts CPU time in these ticks. */
@@ -31,3 +31,9 @@ export const mainThreadCpuMs = (pid: number): number => runTimeMs(`/proc/${pid}/
 
 /** CPU milliseconds process `pid` has used, every thread of it. */
 export const processCpuMs = (pid: number): number => statCpuMs(`/proc/${pid}/stat`)
+
+/** CPU milliseconds this process has used, every thread of it. */
+export const ownCpuMs = (): number => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}

@@ -16,7 +16,7 @@
 import { Agent } from 'node:http'
 import path from 'node:path'
 import { closedLoop } from '../harness/closed-loop.js'
-import { mainThreadCpuMs } from '../harness/cpu-time.js'
+import { mainThreadCpuMs, ownCpuMs } from '../harness/cpu-time.js'
 import { overHttp, SERVED_VOICES, startServed, type Served } from '../harness/served-voices.js'
 import { countSyscalls } from '../harness/syscall-count.js'
 import { workerCommand } from '../harness/worker-command.js'
@@ -54,11 +54,10 @@ for (const voice of VOICES) {
         for (const index of order) {
           const served = servers[index]!
           const cpuBefore = mainThreadCpuMs(served.child.pid!)
-          const clientBefore = process.cpuUsage()
+          const clientBefore = ownCpuMs()
           const { rate, requests } = await closedLoop(clients, SECONDS, overHttp(served.port, agent, voice), voice.sampleRate * 2)
           const cpu = (mainThreadCpuMs(served.child.pid!) - cpuBefore) / requests
-          const client = process.cpuUsage(clientBefore)
-          const clientCpu = (client.user + client.system) / 1000 / requests
+          const clientCpu = (ownCpuMs() - clientBefore) / requests
           const key = `| ${voice.name} | ${clients} | ${BUILDS[index]!.label} |`
           cells.set(key, [...(cells.get(key) ?? []), `${rate.toFixed(0)} / ${cpu.toFixed(2)} / ${clientCpu.toFixed(2)}`])
         }

@@ -19,7 +19,7 @@ import path from 'node:path'
 import { createEngine } from '../../lib/index.js'
 import { DEFAULT_THREAD_NICE } from '../../lib/engine/options.js'
 import { closedLoop, streamedBytes } from '../harness/closed-loop.js'
-import { mainThreadCpuMs, processCpuMs } from '../harness/cpu-time.js'
+import { mainThreadCpuMs, ownCpuMs, processCpuMs } from '../harness/cpu-time.js'
 import { writeSection } from '../harness/results.js'
 import { overHttp, requestOf, SERVED_VOICES, startServed, TEXT, type Served, type ServedVoice } from '../harness/served-voices.js'
 import { median, spread } from '../harness/stats.js'
@@ -63,12 +63,6 @@ async function startFloor(): Promise<{ child: ChildProcess; port: number }> {
 
 /** "lowest-highest" of figures, to two places. */
 const range = (values: readonly number[]) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`
-
-/** This process's CPU milliseconds, every thread (the in-process engine's, or the HTTP client's). */
-const ownCpuMs = () => {
-  const { user, system } = process.cpuUsage()
-  return (user + system) / 1000
-}
 
 /** `seconds` of load from `clients` clients (SECONDS unless given). */
 type Cell = (voice: Voice, clients: number, seconds?: number) => Promise<{ rate: number; requests: number }>
